@@ -1,0 +1,36 @@
+"""aloftnb: tabletop games inside JupyterLab.
+
+    >>> import aloftnb
+    >>> match = aloftnb.new_match("balloons", players=3, seed=1)
+    >>> match.play(match.legal_actions()[0])
+"""
+
+from .core.action import Action
+from .core.match import HistoryEntry, Match, new_match
+from .core.registry import games, make_rules, register
+from .core.rules import Rules
+from .errors import (
+    AloftnbError,
+    IllegalAction,
+    InvalidOptions,
+    InvalidSave,
+    InvalidState,
+    UnknownGame,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "AloftnbError", "Board", "HistoryEntry", "IllegalAction", "InvalidOptions",
+    "InvalidSave", "InvalidState", "Match", "Rules", "UnknownGame", "games", "make_rules",
+    "new_match", "register",
+]
+
+
+def __getattr__(name):
+    # The board pulls in anywidget; import it only when asked for.
+    if name == "Board":
+        from .widget import Board
+
+        return Board
+    raise AttributeError(f"module 'aloftnb' has no attribute {name!r}")

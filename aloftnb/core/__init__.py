@@ -1,0 +1,1 @@
+"""The game-agnostic machinery every game shares: actions, options, the rules API, the match."""

@@ -1,0 +1,25 @@
+"""Errors raised by aloftnb. Each subclasses ValueError, so `except ValueError` catches bad input."""
+
+
+class AloftnbError(ValueError):
+    """Base class of every error aloftnb raises on bad input."""
+
+
+class UnknownGame(AloftnbError):
+    """No game is registered under that name."""
+
+
+class InvalidOptions(AloftnbError):
+    """An unknown option, a bad option value, or an unsupported number of players."""
+
+
+class IllegalAction(AloftnbError):
+    """An action that is malformed or not legal in the current position. Nothing was changed."""
+
+
+class InvalidState(AloftnbError):
+    """A state (or state dict) that is malformed or breaks a rule invariant. The old state is kept."""
+
+
+class InvalidSave(AloftnbError):
+    """A save file that is malformed, from an unknown version, or tampered with."""

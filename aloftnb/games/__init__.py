@@ -1,0 +1,1 @@
+"""One subpackage per game: its rules, its data files and its board."""
