@@ -103,6 +103,18 @@ class Match:
         return [entry for entry, _ in self._timeline[: self._position]]
 
     @property
+    def timeline(self) -> list[HistoryEntry]:
+        """Every step, including undone ones that redo would bring back."""
+        return [entry for entry, _ in self._timeline]
+
+    def state_at(self, position: int):
+        """The state after `position` steps of the timeline (0 is the start)."""
+        if isinstance(position, bool) or not isinstance(position, int) or not (
+                0 <= position <= len(self._timeline)):
+            raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r}")
+        return self._timeline[position - 1][1] if position else self._initial
+
+    @property
     def position(self) -> int:
         """How many history steps lead to the current state."""
         return self._position
