@@ -21,7 +21,8 @@ class Action:
     def __init__(self, type: str, **params: Any) -> None:
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "_params", params)
-        object.__setattr__(self, "_key", (type, tuple(params.items())))
+        # Sorted, so {"balloon": ..., "truck": ...} and {"truck": ..., "balloon": ...} are equal.
+        object.__setattr__(self, "_key", (type, tuple(sorted(params.items()))))
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -5,6 +5,8 @@ Everything here is game-agnostic; a game only supplies its `Rules`.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import json
 import secrets
 import weakref
@@ -33,7 +35,7 @@ class HistoryEntry:
     def to_dict(self) -> dict[str, Any]:
         if self.kind == "action":
             return {"kind": "action", "seat": self.seat, "action": self.action.to_dict()}
-        return {"kind": "edit", "state": self.edited}
+        return {"kind": "edit", "state": copy.deepcopy(self.edited)}  # saves never alias history
 
     def __str__(self) -> str:
         if self.kind == "edit":
@@ -93,7 +95,8 @@ class Match:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as `seat` may see it; hidden information removed (None: a spectator)."""
-        if seat is not None and (isinstance(seat, bool) or seat not in range(self.players)):
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or seat not in range(self.players)):
             raise AloftnbError(f"seat must be 0..{self.players - 1} or None, not {seat!r}")
         return self.rules.view(self.state, seat)
 
@@ -155,6 +158,9 @@ class Match:
         `match.edit(trucks=[2, 3, 4, 5])` or `match.edit(balloons={"RW": {...}})`.
         """
         data = self.rules.state_to_dict(self.state)
+        for key in self.rules.derived_keys:  # recomputed from the edit, unless given explicitly
+            if key not in changes:
+                data.pop(key, None)
         for key, value in changes.items():
             if key not in data:
                 raise InvalidState(f"the {self.game} state has no key {key!r}")
@@ -165,11 +171,13 @@ class Match:
         self.set_state(data)
 
     def undo(self, steps: int = 1) -> None:
+        _check_steps(steps)
         if steps < 0 or steps > self._position:
             raise AloftnbError(f"cannot undo {steps} step(s): only {self._position} to undo")
         self.goto(self._position - steps)
 
     def redo(self, steps: int = 1) -> None:
+        _check_steps(steps)
         if steps < 0 or self._position + steps > len(self._timeline):
             left = len(self._timeline) - self._position
             raise AloftnbError(f"cannot redo {steps} step(s): only {left} to redo")
@@ -203,7 +211,10 @@ class Match:
     # -- observers (boards) --------------------------------------------------------------------
     def subscribe(self, callback: Callable[["Match", str], None]) -> Callable[[], None]:
         """Call `callback(match, change)` after every change. Bound methods are held weakly."""
-        ref = weakref.WeakMethod(callback) if hasattr(callback, "__self__") else callback
+        if not callable(callback):
+            raise AloftnbError(f"subscribe takes a function or method, not {callback!r}")
+        # Only Python bound methods can be held weakly (builtins such as list.append cannot).
+        ref = weakref.WeakMethod(callback) if inspect.ismethod(callback) else callback
         self._listeners.append(ref)
 
         def unsubscribe() -> None:
@@ -243,7 +254,7 @@ class Match:
         """Load a save. Malformed or tampered text raises InvalidSave naming the problem."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidSave(f"not a JSON save: {exc}") from None
         return cls.from_dict(data)
 
@@ -319,6 +330,11 @@ class Match:
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
+
+
+def _check_steps(steps: Any) -> None:
+    if isinstance(steps, bool) or not isinstance(steps, int):
+        raise AloftnbError(f"steps must be a whole number, not {steps!r}")
 
 
 def new_match(game: str, *, players: int, seed: int | None = None, **options: Any) -> Match:

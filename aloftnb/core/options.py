@@ -23,7 +23,8 @@ class Option:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise InvalidOptions(f"option {self.name}={value!r} is not one of {allowed}")
-        if self.check is not None and value is not None:
+        # None stands for "the default" only when the default itself is None.
+        if self.check is not None and (value is not None or self.default is not None):
             problem = self.check(value)
             if problem:
                 raise InvalidOptions(f"option {self.name}={value!r}: {problem}")

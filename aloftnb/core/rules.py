@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Sequence
 
-from ..errors import IllegalAction, InvalidOptions
+from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
 from .options import Option, resolve_options
 
@@ -23,6 +23,8 @@ class Rules(ABC):
     option_spec: ClassVar[dict[str, Option]] = {}
     action_class: ClassVar[type[Action]] = Action
     action_types: ClassVar[tuple[str, ...]] = ()
+    # State-dict keys computed from the others; `Match.edit` drops them unless they are given.
+    derived_keys: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -109,7 +111,12 @@ class Rules(ABC):
 
     def validate(self, state: Any) -> Any:
         """Check a state object's invariants; returns it (InvalidState when broken)."""
-        return self.state_from_dict(self.state_to_dict(state))
+        try:
+            data = self.state_to_dict(state)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            # A hand-built state (e.g. `state._replace(...)` with a wrong-length field).
+            raise InvalidState(f"that state object is malformed: {exc!r}") from None
+        return self.state_from_dict(data)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """The state dict as `seat` may see it (None: a spectator). Default: nothing is hidden."""
@@ -141,9 +148,11 @@ class Rules(ABC):
         action = self.parse_action(data)
         if self.is_over(state):
             raise IllegalAction(f"the game is over; {action} cannot be played")
-        if action not in self.legal_actions(state):
-            raise IllegalAction(self.why_illegal(state, action))
-        return action
+        legal = self.legal_actions(state)
+        try:
+            return legal[legal.index(action)]  # the canonical instance, as legal_actions lists it
+        except ValueError:
+            raise IllegalAction(self.why_illegal(state, action)) from None
 
     def describe_action(self, state: Any, action: Action) -> str:
         """A readable sentence for `action` played in `state` (used by logs)."""
