@@ -99,6 +99,7 @@ class BalloonsRules(Rules):
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
     action_class = BalloonAction
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
+    derived_keys = ("lead_passed", "tokens", "scores")
     option_spec = {
         "mode": Option("mode", "competitive", "competitive (2-5), solo (1) or cooperative (2-5)",
                        choices=("competitive", "solo", "cooperative")),
@@ -144,6 +145,10 @@ class BalloonsRules(Rules):
         if self.truck_count >= self.columns:
             raise InvalidOptions(
                 f"option trucks={self.truck_count} needs a sky wider than {self.columns} columns")
+        if self.edition == "choice" and self.truck_count < 2:
+            # With one truck the last and lead trucks coincide: neither wind move is ever allowed.
+            raise InvalidOptions("the choice edition needs at least 2 launch-zone trucks "
+                                 f"(trucks={self.truck_count}): with one, no truck could move")
         self.ids: tuple[str, ...] = tuple(opts["balloons"])
         self.index = {bid: i for i, bid in enumerate(self.ids)}
         self.solo_rules = mode != "competitive"  # solo and cooperative share the solo rules
@@ -658,7 +663,8 @@ class _StateReader:
 
     def read_row(self, status) -> tuple[int, ...]:
         r, row = self.rules, self.data["row"]
-        if not isinstance(row, list) or any(b not in r.index for b in row):
+        if not isinstance(row, list) or any(not isinstance(b, str) or b not in r.index
+                                            for b in row):
             self.fail(f"'row' must list balloon ids, not {row!r}")
         packed = {bid for b, bid in enumerate(r.ids) if status[b] == PACKED}
         if len(row) != len(set(row)) or set(row) != packed:
@@ -724,5 +730,7 @@ class _StateReader:
                           f"(column {trucks[0]}) and the lead truck (column {trucks[-1]})")
             if s.step == WIND and s.lead_passed:
                 self.fail("the lead truck has passed the last column: no more wind this game")
+        if s.step == OVER and not s.lead_passed:
+            self.fail("the game is over only once the lead truck has passed the last column")
         if s.step == WIND and not any(s.sky):
             self.fail("the wind step needs a flying balloon")
