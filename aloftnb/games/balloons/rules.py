@@ -366,8 +366,9 @@ class BalloonsRules(Rules):
             "wind": s.wind,
             "lead_passed": s.lead_passed,
         }
-        if s.step == OVER:
+        if s.step == OVER:  # derived, for reading the result; ignored when a dict is loaded
             data["tokens"] = self.tokens(s)
+            data["scores"] = {str(seat): score for seat, score in self.scores(s).items()}
         return data
 
     def state_from_dict(self, data: Any) -> BalloonsState:
@@ -540,7 +541,7 @@ class _StateReader:
 
     KEYS = {"game", "mode", "edition", "players", "columns", "altitudes", "trucks", "safety",
             "balloons", "row", "colours", "turn", "current_player", "step", "wind",
-            "lead_passed", "tokens"}
+            "lead_passed", "tokens", "scores"}
 
     def __init__(self, rules: BalloonsRules, data: Any) -> None:
         self.rules, self.data = rules, data
@@ -563,7 +564,7 @@ class _StateReader:
         unknown = sorted(set(data) - self.KEYS)
         if unknown:
             self.fail(f"unknown key {unknown[0]!r} in the state")
-        required = self.KEYS - {"tokens", "game", "mode", "edition", "players", "columns",
+        required = self.KEYS - {"tokens", "scores", "game", "mode", "edition", "players", "columns",
                                 "altitudes", "wind", "lead_passed"}
         missing = sorted(required - set(data))
         if missing:
