@@ -388,7 +388,8 @@ class Board(anywidget.AnyWidget):
         return f"{who[0].upper()}{who[1:]} to play."
 
     def __repr__(self) -> str:  # stable, so notebook outputs compare
-        return f"{type(self).__name__}({self.match.game}, {self.match.players} players)"
+        players = self.match.players
+        return f"{type(self).__name__}({self.match.game}, {players} player{'s' * (players != 1)})"
 
     def close(self) -> None:
         self._unsubscribe()
