@@ -4,11 +4,22 @@ A bot sees what its seat may see. It gets the rules, the full state and its seat
 the state only through `rules.view(state, seat)`, `rules.legal_actions(state)` (legal actions are
 public in every game here) and `rules.determinize(state, seat, rng)`, which resamples what the seat
 cannot see. Searching bots run on determinized states, so they never read hidden information.
+
+Every bot is deterministic given its `rng` (except MCTS with a time budget, which stops on the
+clock). `bot.spec` is a short text that `make_bot` turns back into the same bot ("mcts:500").
+
+Per-game knowledge lives in the game's hooks module, `aloftnb/games/<game>/metrics.py`:
+`evaluate(rules, state, seat) -> float` (greedy) and `rewards(rules, state) -> {seat: 0..1}`
+(MCTS outcomes). Both are optional; the score is the fallback.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import time
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from ..errors import AloftnbError
@@ -20,9 +31,21 @@ class Bot:
     """Base class. Subclasses implement `choose`; `name` is what logs and tables show."""
 
     name = "bot"
+    budget = "instant"  # what one decision may cost, for boards to show while the bot thinks
 
     def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
         raise NotImplementedError
+
+    @property
+    def spec(self) -> str:
+        """Text that `make_bot` turns back into an equal bot."""
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.spec == self.spec  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -38,14 +61,271 @@ class RandomBot(Bot):
         return actions[int(rng.random() * len(actions))]
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+# -- per-game hooks ------------------------------------------------------------------------------
+_HOOKS: dict[type, ModuleType | None] = {}
+
+
+def game_hooks(rules: Rules) -> ModuleType | None:
+    """The game's `metrics` module (next to its rules module), or None when it has none."""
+    cls = type(rules)
+    if cls not in _HOOKS:
+        package = cls.__module__.rpartition(".")[0]
+        try:
+            _HOOKS[cls] = import_module(f"{package}.metrics") if package else None
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.metrics":
+                raise  # the hooks module exists but is broken: say so
+            _HOOKS[cls] = None
+    return _HOOKS[cls]
+
+
+def score_evaluation(rules: Rules, state: Any, seat: int) -> float:
+    """Fallback evaluation: the seat's score ahead of (or, lower-wins, below) the best rival."""
+    scores = rules.scores(state)
+    sign = 1.0 if rules.higher_score_wins else -1.0
+    mine = sign * scores[seat]
+    rivals = [sign * s for p, s in scores.items() if p != seat]
+    return mine - max(rivals) if rivals else mine
+
+
+def evaluate(rules: Rules, state: Any, seat: int) -> float:
+    """How good `state` looks for `seat` (higher is better): the game's hook, else the score."""
+    hooks = game_hooks(rules)
+    if hooks is not None and hasattr(hooks, "evaluate"):
+        return hooks.evaluate(rules, state, seat)
+    return score_evaluation(rules, state, seat)
+
+
+def rank_rewards(rules: Rules, state: Any) -> dict[int, float]:
+    """Fallback outcome in 0..1 per seat: the share of rivals it beat, ties counting half."""
+    scores = rules.scores(state)
+    sign = 1.0 if rules.higher_score_wins else -1.0
+    seats = list(scores)
+    if len(seats) == 1:
+        return {seats[0]: 0.5}
+    rewards = {}
+    for seat in seats:
+        mine = sign * scores[seat]
+        beaten = sum(1.0 if mine > sign * scores[o] else 0.5 if mine == sign * scores[o] else 0.0
+                     for o in seats if o != seat)
+        rewards[seat] = beaten / (len(seats) - 1)
+    return rewards
+
+
+def outcome_rewards(rules: Rules, state: Any) -> dict[int, float]:
+    """A finished game's reward in 0..1 per seat, for searching bots."""
+    hooks = game_hooks(rules)
+    if hooks is not None and hasattr(hooks, "rewards"):
+        rewards = hooks.rewards(rules, state)
+        if rewards is not None:
+            return rewards
+    return rank_rewards(rules, state)
+
+
+# -- greedy --------------------------------------------------------------------------------------
+class GreedyBot(Bot):
+    """One move of lookahead: plays the action whose next state evaluates best for its seat.
+
+    Hidden information: each action is evaluated on `samples` determinized worlds and averaged,
+    so the evaluation never sees what the seat cannot. Ties are broken with `rng`.
+    """
+
+    name = "greedy"
+    budget = "one move of lookahead"
+
+    def __init__(self, samples: int = 2) -> None:
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise AloftnbError(f"greedy samples must be a whole number >= 1, not {samples!r}")
+        self.samples = samples
+
+    @property
+    def spec(self) -> str:
+        return "greedy" if self.samples == 2 else f"greedy:{self.samples}"
+
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+        actions = rules.legal_actions(state)
+        if len(actions) == 1:
+            return actions[0]
+        worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
+        best, best_value = [], -math.inf
+        for action in actions:
+            value = sum(evaluate(rules, rules.apply(w, action), seat) for w in worlds)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return best[int(rng.random() * len(best))]
+
+    def __repr__(self) -> str:
+        return f"GreedyBot(samples={self.samples})"
+
+
+# -- MCTS ----------------------------------------------------------------------------------------
+class _Node:
+    __slots__ = ("available", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0  # how often this move was legal when its parent was visited
+        self.reward = 0.0  # summed reward of the seat that played the move into this node
+
+
+class MCTSBot(Bot):
+    """Monte Carlo tree search (UCT) with an iteration and/or a time budget.
+
+    Hidden information and chance are handled by determinization (single-observer ISMCTS): every
+    iteration samples a world consistent with the seat's view via `rules.determinize`, walks one
+    shared tree of moves in that world, and counts how often each move was available. Playouts
+    are random to the end; the outcome's reward is each game's `rewards` hook (0..1 per seat),
+    else the share of rivals beaten. The move played is the most visited.
+    """
+
+    name = "mcts"
+
+    def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
+                 exploration: float = 0.7) -> None:
+        if iterations is None and seconds is None:
+            raise AloftnbError("an MCTS bot needs an iteration budget, a time budget, or both")
+        if iterations is not None and (isinstance(iterations, bool)
+                                       or not isinstance(iterations, int) or iterations < 1):
+            raise AloftnbError(f"MCTS iterations must be a whole number >= 1, not {iterations!r}")
+        if seconds is not None and (isinstance(seconds, bool)
+                                    or not isinstance(seconds, (int, float)) or seconds <= 0):
+            raise AloftnbError(f"MCTS seconds must be a positive number, not {seconds!r}")
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or (
+                exploration < 0):
+            raise AloftnbError(f"MCTS exploration must be a number >= 0, not {exploration!r}")
+        self.iterations, self.seconds, self.exploration = iterations, seconds, float(exploration)
+
+    @property
+    def budget(self) -> str:  # type: ignore[override]
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"{self.iterations} iterations")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        return " or ".join(parts) + " per move"
+
+    @property
+    def spec(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(str(self.iterations))
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        text = "mcts:" + ":".join(parts)
+        return text if self.exploration == 0.7 else f"{text}:c{self.exploration:g}"
+
+    def __repr__(self) -> str:
+        return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
+                f"exploration={self.exploration!r})")
+
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+        actions = rules.legal_actions(state)
+        if len(actions) == 1:
+            return actions[0]
+        root = self.search(rules, state, seat, rng)
+        # Most visited; ties in legal-action order, so the choice is reproducible.
+        return max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def search(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> _Node:
+        """Run the search from `state` for `seat`; returns the root with its statistics."""
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations if self.iterations is not None else math.inf
+        c = self.exploration
+        legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
+                                            rules.current_player)
+        log = math.log
+        done = 0
+        while done < limit:
+            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            world = rules.determinize(state, seat, rng)
+            node, path, movers = root, [], []
+            # Selection and expansion.
+            while not is_over(world):
+                moves = legal(world)
+                mover = player_of(world)
+                children = node.children
+                untried = [a for a in moves if a not in children]
+                for a in moves:
+                    child = children.get(a)
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    child = children[action] = _Node()
+                    child.available = 1
+                    world = apply(world, action)
+                    path.append(child)
+                    movers.append(mover)
+                    break
+                best_child, best_value, best_action = None, -math.inf, None
+                for a in moves:
+                    ch = children[a]
+                    value = ch.reward / ch.visits + c * math.sqrt(log(ch.available) / ch.visits)
+                    if value > best_value:
+                        best_child, best_value, best_action = ch, value, a
+                world = apply(world, best_action)
+                node = best_child
+                path.append(node)
+                movers.append(mover)
+            # Random playout to the end.
+            while not is_over(world):
+                moves = legal(world)
+                world = apply(world, moves[int(rng.random() * len(moves))])
+            rewards = outcome_rewards(rules, world)
+            for child, mover in zip(path, movers):
+                child.visits += 1
+                child.reward += rewards[mover]
+            root.visits += 1
+            done += 1
+        return root
+
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+
+
+def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """ "mcts:500", "mcts:2s", "mcts:500:1s:c1.4", "greedy:4" -> (name, keyword arguments)."""
+    name, *parts = spec.strip().split(":")
+    kwargs: dict[str, Any] = {}
+    if not parts:
+        return name, kwargs
+    try:
+        if name == "mcts":
+            kwargs["iterations"] = None
+            for part in parts:
+                if part.endswith("s"):
+                    kwargs["seconds"] = float(part[:-1])
+                elif part.startswith("c"):
+                    kwargs["exploration"] = float(part[1:])
+                else:
+                    kwargs["iterations"] = int(part)
+        elif name == "greedy" and len(parts) == 1:
+            kwargs["samples"] = int(parts[0])
+        else:
+            raise ValueError
+    except ValueError:
+        raise AloftnbError(
+            f"cannot read bot {spec!r}: write e.g. 'random', 'greedy', 'greedy:4', 'mcts', "
+            "'mcts:500' (iterations), 'mcts:0.5s' (seconds) or 'mcts:500:0.5s'") from None
+    return name, kwargs
 
 
 def make_bot(spec: str | Bot, **kwargs: Any) -> Bot:
-    """A bot from its name ("random", ...) or a Bot instance, returned as is."""
+    """A bot from its name ("random", "greedy", "mcts", "mcts:500", ...) or a Bot, as is."""
     if isinstance(spec, Bot):
         return spec
-    if not isinstance(spec, str) or spec not in BOTS:
+    if not isinstance(spec, str):
+        raise AloftnbError(f"a bot is a name like 'random' or a Bot, not {spec!r}")
+    name, parsed = _parse_spec(spec)
+    if name not in BOTS:
         known = ", ".join(sorted(BOTS))
-        raise AloftnbError(f"no bot called {spec!r} (bots: {known})")
-    return BOTS[spec](**kwargs)
+        raise AloftnbError(f"no bot called {name!r} (bots: {known})")
+    try:
+        return BOTS[name](**{**parsed, **kwargs})
+    except TypeError as exc:
+        raise AloftnbError(f"bot {name!r} does not take those settings: {exc}") from None

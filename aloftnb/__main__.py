@@ -1,0 +1,234 @@
+"""Command line: `aloftnb simulate ...`, `aloftnb bench`, `aloftnb games` (also `python -m aloftnb`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .errors import AloftnbError
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """NAME=VALUE; VALUE is read as JSON (numbers, lists, true/false) or else kept as text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, not {text!r}")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="aloftnb", description="Tabletop games in JupyterLab: "
+                                     "simulate games with bots, benchmark the engines.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play many games with bots; write CSV and a report")
+    sim.add_argument("game", help="a game name (see `aloftnb games`)")
+    sim.add_argument("--players", type=int, required=True)
+    sim.add_argument("--bots", default="random",
+                     help="one bot per seat, comma-separated (random, greedy, mcts, mcts:500, "
+                          "mcts:0.5s), or one bot for every seat")
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--workers", type=int, default=None, help="local processes (default: cores)")
+    sim.add_argument("--option", "-o", type=_option, action="append", default=[],
+                     metavar="NAME=VALUE", help="a rule option, e.g. -o edition=choice")
+    sim.add_argument("--out", help="write one row per game to this CSV file")
+    sim.add_argument("--report", help="write the plots and metrics to this HTML file")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    bench = sub.add_parser("bench", help="print one JSON line per performance measure")
+    bench.add_argument("--quick", action="store_true",
+                       help="small runs (a smoke test of the command, not real figures)")
+
+    sub.add_parser("games", help="list the games with their options")
+    return parser
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .playtest.metrics import design_metrics, win_rates
+    from .playtest.simulate import simulate
+
+    options = dict(args.option)
+    results = simulate(args.game, players=args.players, bots=args.bots, games=args.games,
+                       seed=args.seed, workers=args.workers, progress=not args.no_progress,
+                       **options)
+    errors = int((results["error"] != "").sum()) if len(results) else 0
+    print(f"{len(results)} games of {args.game} ({args.players} players, bots {args.bots}), "
+          f"{errors} with errors")
+    if len(results) - errors:
+        print(win_rates(results).to_string(float_format=lambda v: f"{v:.3f}"))
+        metrics = design_metrics(results)[["value", "low", "high"]]
+        print(metrics.to_string(float_format=lambda v: f"{v:.3f}"))
+    if args.out:
+        results.to_csv(args.out, index=False)
+        print(f"results: {args.out}")
+    if args.report:
+        from .playtest.report import report
+
+        report(results, args.report)
+        print(f"report: {args.report}")
+    return 130 if results.attrs.get("interrupted") else 0
+
+
+# -- benchmark -----------------------------------------------------------------------------------
+def _line(measure: str, value: float, unit: str, target: str | None = None,
+          meets: bool | None = None, **detail: Any) -> None:
+    out: dict[str, Any] = {"measure": measure, "value": round(value, 4), "unit": unit}
+    if target is not None:
+        out["target"], out["meets_target"] = target, meets
+    out.update(detail)
+    print(json.dumps(out), flush=True)
+
+
+def _timed_loop(play_one: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
+    """Call play_one(i) until `seconds` pass: (calls, summed result, elapsed)."""
+    start = time.perf_counter()
+    games = steps = 0
+    while time.perf_counter() - start < seconds:
+        steps += play_one(games)
+        games += 1
+    return games, steps, time.perf_counter() - start
+
+
+def bench_fast_path(seconds: float) -> None:
+    from .core.registry import make_rules
+
+    rules = make_rules("balloons", 3)
+    rng = random.Random(0)
+    legal, apply, is_over = rules.legal_actions, rules.apply, rules.is_over
+
+    def play(i: int) -> int:
+        state, steps = rules.initial_state(i), 0
+        while not is_over(state):
+            actions = legal(state)
+            state = apply(state, actions[int(rng.random() * len(actions))])
+            steps += 1
+        return steps
+
+    games, steps, elapsed = _timed_loop(play, seconds)
+    rate = games / elapsed
+    _line("balloons_random_games_per_s_fast_path", rate, "games/s", ">= 1000 on one core",
+          rate >= 1000, players=3, games=games, actions_per_s=round(steps / elapsed))
+
+
+def bench_match(seconds: float) -> None:
+    from .core.match import new_match
+
+    rng = random.Random(0)
+
+    def play(i: int) -> int:
+        match = new_match("balloons", players=3, seed=i)
+        while not match.is_over:
+            actions = match.legal_actions()
+            match.play(actions[int(rng.random() * len(actions))])
+        return match.position
+
+    games, steps, elapsed = _timed_loop(play, seconds)
+    _line("balloons_random_games_per_s_match", games / elapsed, "games/s", players=3,
+          games=games, actions_per_s=round(steps / elapsed))
+
+
+def bench_simulate(games: int) -> None:
+    from .playtest.simulate import simulate
+
+    start = time.perf_counter()
+    results = simulate("balloons", players=3, bots="random", games=games, seed=0, workers=2,
+                       progress=False)
+    elapsed = time.perf_counter() - start
+    target_ok = elapsed <= 10.0 if games == 10_000 else None
+    _line(f"balloons_{games}_random_games_wall_s_2_workers", elapsed, "s",
+          "<= 10 s for 10,000 games" if games == 10_000 else None, target_ok,
+          games=len(results), games_per_s=round(len(results) / elapsed))
+
+
+def bench_mcts(moves: int, iterations: int = 1000) -> None:
+    from .core.bots import MCTSBot
+    from .core.registry import make_rules
+
+    rules = make_rules("balloons", 3)
+    bot = MCTSBot(iterations=iterations)
+    rng = random.Random(0)
+    state = rules.initial_state(0)
+    times = []
+    while not rules.is_over(state) and len(times) < moves:
+        if len(rules.legal_actions(state)) > 1:  # single-choice moves skip the search
+            start = time.perf_counter()
+            action = bot.choose(rules, state, rules.current_player(state), rng)
+            times.append(time.perf_counter() - start)
+        else:
+            action = rules.legal_actions(state)[0]
+        state = rules.apply(state, action)
+    median, worst = statistics.median(times), max(times)
+    _line(f"balloons_mcts_{iterations}_iterations_s_per_move", median, "s (median)",
+          "<= 1 s per move" if iterations == 1000 else None,
+          worst <= 1.0 if iterations == 1000 else None, max_s=round(worst, 4), moves=len(times),
+          players=3)
+
+
+def bench_openspiel(seconds: float) -> None:
+    try:
+        import pyspiel
+    except ImportError as exc:
+        print(json.dumps({"measure": "openspiel_connect_four_random_actions_per_s",
+                          "value": None, "skipped": f"open_spiel is not installed ({exc}); "
+                          "pip install 'aloftnb[bench]' or pip install open_spiel"}), flush=True)
+        return
+    game = pyspiel.load_game("connect_four")
+    rng = random.Random(0)
+
+    def play(i: int) -> int:
+        state, steps = game.new_initial_state(), 0
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            steps += 1
+        return steps
+
+    games, steps, elapsed = _timed_loop(play, seconds)
+    _line("openspiel_connect_four_random_actions_per_s", steps / elapsed, "actions/s",
+          games_per_s=round(games / elapsed), games=games,
+          note="yardstick: C++ engine through its Python API (pyspiel)")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    quick = args.quick
+    print(json.dumps({"measure": "machine", "python": platform.python_version(),
+                      "cpus": os.cpu_count(), "quick": quick}), flush=True)
+    bench_fast_path(0.3 if quick else 3.0)
+    bench_match(0.3 if quick else 3.0)
+    bench_simulate(300 if quick else 10_000)
+    bench_mcts(2 if quick else 10, 100 if quick else 1000)
+    bench_openspiel(0.3 if quick else 3.0)
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from .core.registry import games
+
+    print(json.dumps(games(), indent=2))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = {"simulate": cmd_simulate, "bench": cmd_bench, "games": cmd_games}[args.command]
+    try:
+        return command(args)
+    except AloftnbError as exc:
+        print(f"aloftnb: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Playtesting: simulate many games with bots, measure the design, plot it, compare variants.
+
+    >>> import aloftnb
+    >>> results = aloftnb.simulate("balloons", players=3, bots="random", games=1000, seed=1)
+    >>> aloftnb.design_metrics(results)
+
+Imported lazily: pandas and bokeh load only when these are used.
+"""
+
+from importlib import import_module
+
+_EXPORTS = {
+    "simulate": "simulate", "results_match": "simulate",
+    "design_metrics": "metrics", "win_rates": "metrics",
+    "compare": "compare", "Comparison": "compare",
+    "dashboard": "plots", "show": "plots", "score_distributions": "plots",
+    "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
+    "report": "report",
+}
+
+__all__ = [
+    "Comparison", "compare", "dashboard", "design_metrics", "length_histogram",
+    "position_heatmap", "report", "results_match", "score_distributions", "show", "simulate",
+    "win_rate_plot", "win_rates",
+]
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        return getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module 'aloftnb.playtest' has no attribute {name!r}")

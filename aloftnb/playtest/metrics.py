@@ -1,0 +1,151 @@
+"""Design metrics of simulation results, after Ludii's game evaluation metrics.
+
+Balance (win rate per seat with 95% intervals), first-player advantage, decisiveness and ties,
+duration, branching factor, lead changes (drama), score spread, and each game's own measures
+(its hooks module's MEASURES). Errored games are counted, then left out of every other metric.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from ..core.bots import game_hooks
+from ..core.registry import make_rules
+from ..errors import AloftnbError
+from .stats import mean_interval, wilson_interval
+
+# Metrics measured per game and averaged; proportions get Wilson intervals.
+GENERIC = {
+    "decisiveness": ("proportion", "share of games with exactly one winner"),
+    "ties": ("proportion", "share of games won by several seats at once (shared wins)"),
+    "duration": ("mean", "actions per game"),
+    "branching_factor": ("mean", "legal actions per decision, averaged over each game"),
+    "lead_changes": ("mean", "times the sole leader changed, checked after each round"),
+    "score_spread": ("mean", "best final score minus worst"),
+}
+
+
+def check_results(df: Any) -> pd.DataFrame:
+    if not isinstance(df, pd.DataFrame):
+        raise AloftnbError(f"expected simulation results (a DataFrame), not {type(df).__name__}")
+    for column in ("game", "players", "error", "winners", "length"):
+        if column not in df:
+            raise AloftnbError(f"these results have no {column!r} column; they are not from "
+                               "aloftnb.simulate")
+    if df["players"].nunique() > 1 or df["game"].nunique() > 1:
+        raise AloftnbError("these results mix games or player counts; measure each on its own")
+    return df
+
+
+def finished_games(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows of games that ended normally (no bot or rules error)."""
+    errors = df["error"].fillna("").astype(str)
+    return df[errors == ""]
+
+
+def seats(df: pd.DataFrame) -> int:
+    return int(df["players"].iloc[0]) if len(df) else 0
+
+
+def hooks_for(df: pd.DataFrame):
+    """The game's hooks module (MEASURES, positions...), from the results' first row."""
+    if not len(df):
+        return None
+    row = df.iloc[0]
+    options = json.loads(row["options"]) if "options" in df else {}
+    return game_hooks(make_rules(str(row["game"]), int(row["players"]), **options))
+
+
+def _winner_counts(done: pd.DataFrame) -> pd.Series:
+    return done["winners"].fillna("").astype(str).str.split().str.len()
+
+
+def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
+    """Per-game samples of every metric: {name: (kind, values, description)}."""
+    check_results(df)
+    done = finished_games(df)
+    n_seats = seats(df)
+    samples: dict[str, tuple[str, list[float], str]] = {}
+    samples["error_rate"] = ("proportion", [0.0 if not e else 1.0 for e in
+                                            df["error"].fillna("").astype(str)],
+                             "share of games stopped by a bot or rules error")
+    for seat in range(n_seats):
+        bot = str(done[f"bot_{seat}"].iloc[0]) if len(done) else "?"
+        samples[f"win_rate_seat_{seat}"] = (
+            "proportion", done[f"win_{seat}"].astype(float).tolist(),
+            f"share of games seat {seat} ({bot}) won, shared wins included")
+    winners = _winner_counts(done)
+    values = {
+        "decisiveness": (winners == 1).astype(float).tolist(),
+        "ties": (winners > 1).astype(float).tolist(),
+        "duration": done["length"].astype(float).tolist(),
+        "branching_factor": done["branching"].astype(float).tolist(),
+        "lead_changes": done["lead_changes"].astype(float).tolist(),
+        "score_spread": done["score_spread"].astype(float).tolist(),
+    }
+    for name, (kind, description) in GENERIC.items():
+        samples[name] = (kind, values[name], description)
+    for seat in range(n_seats):
+        samples[f"score_seat_{seat}"] = ("mean", done[f"score_{seat}"].astype(float).tolist(),
+                                         f"seat {seat}'s final score")
+    hooks = hooks_for(df)
+    for name, description in getattr(hooks, "MEASURES", {}).items():
+        if name in done:
+            samples[name] = ("mean", done[name].astype(float).tolist(), description)
+    return samples
+
+
+def win_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per seat with a 95% Wilson interval (shared wins count for each winner)."""
+    check_results(df)
+    done = finished_games(df)
+    rows = []
+    for seat in range(seats(df)):
+        wins = float(done[f"win_{seat}"].sum())
+        low, high = wilson_interval(wins, len(done))
+        rows.append({"seat": seat, "bot": done[f"bot_{seat}"].iloc[0] if len(done) else "",
+                     "games": len(done), "wins": wins,
+                     "win_rate": wins / len(done) if len(done) else math.nan,
+                     "low": low, "high": high})
+    return pd.DataFrame(rows).set_index("seat")
+
+
+def _summarize(kind: str, values: list[float]) -> tuple[float, float, float]:
+    if kind == "proportion":
+        if not values:
+            return math.nan, math.nan, math.nan
+        low, high = wilson_interval(sum(values), len(values))
+        return sum(values) / len(values), low, high
+    return mean_interval(values)
+
+
+def design_metrics(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per metric: value, its 95% interval (low, high) and what it measures."""
+    samples = metric_samples(df)
+    done = finished_games(df)
+    rows: list[dict[str, Any]] = [
+        {"metric": "games", "value": float(len(done)), "low": math.nan, "high": math.nan,
+         "description": "games that ended normally"},
+    ]
+    n_seats = seats(df)
+    rates = win_rates(df) if n_seats else None
+    for name, (kind, values, description) in samples.items():
+        value, low, high = _summarize(kind, values)
+        rows.append({"metric": name, "value": value, "low": low, "high": high,
+                     "description": description})
+        if name == "win_rate_seat_0" and n_seats > 1:
+            fair = 1.0 / n_seats
+            rows.append({"metric": "first_player_advantage", "value": value - fair,
+                         "low": low - fair, "high": high - fair,
+                         "description": f"seat 0's win rate minus a fair share (1/{n_seats})"})
+        if name == f"win_rate_seat_{n_seats - 1}" and n_seats > 1 and rates is not None:
+            spread = float(rates["win_rate"].max() - rates["win_rate"].min())
+            rows.append({"metric": "balance", "value": 1.0 - spread, "low": math.nan,
+                         "high": math.nan,
+                         "description": "1 minus the gap between the best and worst seat's "
+                                        "win rate (1 is perfectly balanced)"})
+    return pd.DataFrame(rows).set_index("metric")

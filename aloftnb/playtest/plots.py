@@ -1,0 +1,176 @@
+"""Bokeh figures of simulation results. Offline: BokehJS is always loaded inline, never from a CDN.
+
+`dashboard(results)` lays them all out; `show(results_or_figure)` displays it in JupyterLab.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+from typing import Any
+
+import pandas as pd
+from bokeh.layouts import column, gridplot
+from bokeh.models import (
+    BasicTicker,
+    ColorBar,
+    ColumnDataSource,
+    Div,
+    LinearColorMapper,
+    Span,
+    Whisker,
+)
+from bokeh.palettes import Category10_10, Viridis256
+from bokeh.plotting import figure
+from bokeh.resources import INLINE, Resources
+
+from ..core.registry import make_rules
+from .metrics import check_results, design_metrics, finished_games, hooks_for, seats, win_rates
+
+# BokehJS inline, never from a CDN. Standalone pages keep only the parts they use by themselves;
+# a notebook loads BokehJS before any figure exists, so name the parts these figures need.
+RESOURCES = INLINE
+NOTEBOOK_RESOURCES = Resources(mode="inline", components=["bokeh", "bokeh-widgets"])
+WIDTH, HEIGHT = 420, 300
+
+
+def _title(df: pd.DataFrame) -> str:
+    return f"{df['game'].iloc[0]}, {seats(df)} players, {len(df)} games" if len(df) else "no games"
+
+
+def score_distributions(df: pd.DataFrame) -> figure:
+    """How often each final score happened, one line per seat."""
+    check_results(df)
+    done = finished_games(df)
+    fig = figure(title="Final scores", width=WIDTH, height=HEIGHT, x_axis_label="score",
+                 y_axis_label="games", tools="pan,box_zoom,reset,save,hover",
+                 tooltips=[("seat", "@seat"), ("score", "@score"), ("games", "@games")])
+    for seat in range(seats(df)):
+        counts = done[f"score_{seat}"].value_counts().sort_index()
+        source = ColumnDataSource({"score": counts.index.tolist(), "games": counts.tolist(),
+                                   "seat": [f"{seat} ({done[f'bot_{seat}'].iloc[0]})"]
+                                   * len(counts)})
+        colour = Category10_10[seat % 10]
+        fig.line("score", "games", source=source, color=colour, line_width=2,
+                 legend_label=f"seat {seat}")
+        fig.scatter("score", "games", source=source, color=colour, size=4)
+    if seats(df):
+        fig.legend.click_policy = "hide"
+    return fig
+
+
+def win_rate_plot(df: pd.DataFrame) -> figure:
+    """Win rate per seat with 95% Wilson intervals; the dashed line is a fair share."""
+    rates = win_rates(df).reset_index()
+    labels = [f"seat {s} ({b})" for s, b in zip(rates["seat"], rates["bot"])]
+    source = ColumnDataSource({"label": labels, "rate": rates["win_rate"].tolist(),
+                               "low": rates["low"].tolist(), "high": rates["high"].tolist()})
+    fig = figure(title="Win rate per seat (95% interval)", x_range=labels, width=WIDTH,
+                 height=HEIGHT, y_range=(0, 1), y_axis_label="win rate",
+                 tools="save,hover", tooltips=[("", "@label"), ("win rate", "@rate{0.000}"),
+                                               ("95%", "@low{0.000} to @high{0.000}")])
+    fig.vbar(x="label", top="rate", width=0.6, source=source, color=Category10_10[0], alpha=0.8)
+    fig.add_layout(Whisker(source=source, base="label", upper="high", lower="low"))
+    if seats(df) > 1:
+        fig.add_layout(Span(location=1 / seats(df), dimension="width", line_dash="dashed",
+                            line_color="grey"))
+    return fig
+
+
+def length_histogram(df: pd.DataFrame) -> figure:
+    """How many actions the games lasted."""
+    check_results(df)
+    counts = finished_games(df)["length"].value_counts().sort_index()
+    source = ColumnDataSource({"length": counts.index.tolist(), "games": counts.tolist()})
+    fig = figure(title="Game length", width=WIDTH, height=HEIGHT, x_axis_label="actions",
+                 y_axis_label="games", tools="pan,box_zoom,reset,save,hover",
+                 tooltips=[("actions", "@length"), ("games", "@games")])
+    fig.vbar(x="length", top="games", width=0.9, source=source, color=Category10_10[2])
+    return fig
+
+
+def position_heatmap(df: pd.DataFrame) -> figure | None:
+    """Where pieces end up (balloons: column x altitude), for games whose hooks give positions."""
+    check_results(df)
+    hooks = hooks_for(df)
+    if hooks is None or "positions" not in df or not hasattr(hooks, "position_grid"):
+        return None
+    row = df.iloc[0]
+    rules = make_rules(str(row["game"]), int(row["players"]), **json.loads(row["options"]))
+    width, height = hooks.position_grid(rules)
+    x_name, y_name = getattr(hooks, "POSITION_AXES", ("x", "y"))
+    counts: Counter[tuple[int, int]] = Counter()
+    for text in finished_games(df)["positions"].fillna(""):
+        for cell in str(text).split():
+            x, _, y = cell.partition(":")
+            counts[int(x), int(y)] += 1
+    xs, ys, values = [], [], []
+    for x in range(1, width + 1):
+        for y in range(1, height + 1):
+            xs.append(x)
+            ys.append(y)
+            values.append(counts[x, y])
+    source = ColumnDataSource({"x": xs, "y": ys, "count": values})
+    mapper = LinearColorMapper(palette=Viridis256, low=0, high=max(values) if values else 1)
+    fig = figure(title=f"Final positions ({x_name} x {y_name})", width=WIDTH + 60,
+                 height=HEIGHT, x_range=(0.5, width + 0.5), y_range=(0.5, height + 0.5),
+                 x_axis_label=x_name, y_axis_label=y_name, tools="save,hover",
+                 tooltips=[(x_name, "@x"), (y_name, "@y"), ("pieces", "@count")])
+    fig.rect(x="x", y="y", width=1, height=1, source=source, line_color=None,
+             fill_color={"field": "count", "transform": mapper})
+    fig.add_layout(ColorBar(color_mapper=mapper, ticker=BasicTicker(), width=10), "right")
+    fig.xaxis.ticker = list(range(1, width + 1))
+    fig.yaxis.ticker = list(range(1, height + 1))
+    return fig
+
+
+def metrics_table_html(df: pd.DataFrame) -> str:
+    table = design_metrics(df)
+    rows = []
+    for name, r in table.iterrows():
+        interval = "" if pd.isna(r["low"]) else f"{r['low']:.3f} to {r['high']:.3f}"
+        rows.append(f"<tr><td>{html.escape(str(name))}</td><td>{r['value']:.3f}</td>"
+                    f"<td>{interval}</td><td>{html.escape(str(r['description']))}</td></tr>")
+    return ("<table><tr><th>metric</th><th>value</th><th>95% interval</th><th>meaning</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def figures(df: pd.DataFrame) -> list[figure]:
+    figs = [win_rate_plot(df), score_distributions(df), length_histogram(df)]
+    heat = position_heatmap(df)
+    return figs + ([heat] if heat is not None else [])
+
+
+def dashboard(df: pd.DataFrame, *, table: bool = True) -> Any:
+    """All the figures (and the metrics table) in one bokeh layout."""
+    check_results(df)
+    grid = gridplot(figures(df), ncols=2, toolbar_location="right")
+    parts: list[Any] = [Div(text=f"<h3>{html.escape(_title(df))}</h3>")]
+    if table:
+        parts.append(Div(text=metrics_table_html(df), width=900))
+    parts.append(grid)
+    return column(*parts)
+
+
+_LOADED = False
+
+
+def load_bokeh() -> None:
+    """Load BokehJS into the notebook, inline (offline); once per kernel."""
+    global _LOADED
+    if not _LOADED:
+        from bokeh.io import output_notebook
+
+        output_notebook(resources=NOTEBOOK_RESOURCES, hide_banner=True)
+        _LOADED = True
+
+
+def show(obj: Any, *, table: bool = False) -> None:
+    """Show results (as a dashboard) or any bokeh figure in JupyterLab, with inline BokehJS."""
+    from bokeh.io import show as bokeh_show
+
+    load_bokeh()
+    if isinstance(obj, pd.DataFrame):
+        obj = dashboard(obj, table=table)
+    bokeh_show(obj)

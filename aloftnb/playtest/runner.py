@@ -1,0 +1,134 @@
+"""Playing simulated games: the part that runs in worker processes (no pandas, no Jupyter).
+
+Each game's seed is derived from (run seed, game index) alone, and each seat's bot gets its own
+generator derived from the game seed, so a game's result never depends on which worker played it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.bots import Bot, game_hooks
+from ..core.registry import make_rules
+from ..core.rules import Rules
+
+
+def derive_seed(*parts: Any) -> int:
+    """A 63-bit seed from any parts, the same on every machine and Python version."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    return derive_seed("aloftnb.game", run_seed, index)
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    return random.Random(derive_seed("aloftnb.bot", seed, seat))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a worker needs to play games of one variant (picklable)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: tuple[Bot, ...]
+    max_steps: int = 100_000
+
+    def rules(self) -> Rules:
+        return make_rules(self.game, self.players, **self.options)
+
+
+def play_chunk(spec: GameSpec, run_seed: int, indices: list[int]) -> list[dict[str, Any]]:
+    """Play the games with these indices; one row dict each. Runs in a worker."""
+    rules = spec.rules()
+    return [play_game(rules, spec, run_seed, index) for index in indices]
+
+
+def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+    """Play one game to the end with the spec's bots. A failing bot gives an error row."""
+    seed = game_seed(run_seed, index)
+    bots = spec.bots
+    rngs = [bot_rng(seed, seat) for seat in range(rules.players)]
+    hooks = game_hooks(rules)
+    state = rules.initial_state(seed)
+    moves: list[int] = []
+    branching = 0
+    leader: int | None = None
+    lead_changes = 0
+    error = ""
+    error_seat: int | None = None
+    legal, apply, is_over, player_of, scores_of = (rules.legal_actions, rules.apply,
+                                                   rules.is_over, rules.current_player,
+                                                   rules.scores)
+    sign = 1 if rules.higher_score_wins else -1
+    while not is_over(state):
+        if len(moves) >= spec.max_steps:
+            error = f"the game did not end within {spec.max_steps} actions"
+            break
+        seat = player_of(state)
+        actions = legal(state)
+        branching += len(actions)
+        bot = bots[seat]
+        try:
+            action = bot.choose(rules, state, seat, rngs[seat])
+        except Exception as exc:  # noqa: BLE001 - a broken bot spoils its game, not the run
+            error = f"seat {seat} ({bot.spec}) raised {type(exc).__name__}: {exc}"
+            error_seat = seat
+            break
+        try:
+            moves.append(actions.index(action))
+        except ValueError:
+            error, error_seat = (f"seat {seat} ({bot.spec}) chose {action!r}, which is not a "
+                                 "legal action"), seat
+            break
+        try:
+            state = apply(state, action)
+        except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it
+            error = f"the rules raised {type(exc).__name__} applying {action}: {exc}"
+            break
+        if seat == rules.players - 1 or is_over(state):  # the leader after each full round
+            running = scores_of(state)
+            best = max(sign * v for v in running.values())
+            top = [p for p, v in running.items() if sign * v == best]
+            if len(top) == 1 and len(running) > 1:
+                if leader is not None and top[0] != leader:
+                    lead_changes += 1
+                leader = top[0]
+    row: dict[str, Any] = {
+        "game_index": index,
+        "seed": seed,
+        "game": rules.name,
+        "players": rules.players,
+        "options": json.dumps(rules.options, sort_keys=True),
+        "bots": ",".join(b.spec for b in bots),
+    }
+    for seat in range(rules.players):
+        row[f"bot_{seat}"] = bots[seat].spec
+    finished = not error
+    final = rules.scores(state) if finished else {}
+    winners = rules.winners(state) if finished else []
+    for seat in range(rules.players):
+        row[f"score_{seat}"] = float(final[seat]) if finished else float("nan")
+    for seat in range(rules.players):
+        row[f"win_{seat}"] = (1 if seat in winners else 0) if finished else float("nan")
+    row["winners"] = " ".join(str(w) for w in winners)
+    row["length"] = len(moves)
+    row["branching"] = branching / len(moves) if moves else 0.0
+    row["lead_changes"] = lead_changes
+    row["score_spread"] = (max(final.values()) - min(final.values())) if finished else float("nan")
+    if hooks is not None and hasattr(hooks, "measures"):
+        for name, value in hooks.measures(rules, state).items():
+            row[name] = value if finished else float("nan")
+    if hooks is not None and hasattr(hooks, "positions"):
+        row["positions"] = " ".join(hooks.positions(rules, state)) if finished else ""
+    row["error"] = error
+    row["error_seat"] = error_seat if error_seat is not None else -1
+    row["moves"] = " ".join(map(str, moves))
+    return row
