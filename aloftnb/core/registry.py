@@ -10,6 +10,7 @@ from .rules import Rules
 
 _GAMES: dict[str, str] = {
     "balloons": "aloftnb.games.balloons.rules:BalloonsRules",
+    "alu": "aloftnb.games.alu.rules:AluRules",
 }
 
 

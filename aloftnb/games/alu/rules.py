@@ -1,0 +1,850 @@
+"""ALU: Loki's island — the complete rules of the two-player area-control game.
+
+Rulings where the text is silent or unclear are marked RULING and listed in docs/rules/alu.md.
+
+The board is kept as bitboards: bit `row * columns + column` (row 0 at the top) is one tile. A state
+holds one camp mask per seat and one mask of raided tiles, so adjacency, legal targets and the
+flood fill that finds bordered areas are a few integer operations each.
+
+Seat 0 plays the circles and moves first; seat 1 plays the squares.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, ClassVar, NamedTuple
+
+from ...core.action import Action
+from ...core.options import Option, int_between
+from ...core.rules import Rules
+from ...errors import IllegalAction, InvalidOptions, InvalidState
+
+CIRCLE, SQUARE = 0, 1
+SEAT_NAMES = ("circle", "square")
+TILE_CONTENTS = ("empty", "circle", "square", "raided")
+TILE_ACTIONS = ("camp", "raid", "restore", "raided_camp", "attack")
+END_TURN = "end_turn"
+
+# Indexes into a seat's resource tuple.
+CONSTRUCTION, CONSTRUCTION_SPENT, IRON, IRON_SPENT, FOOD, FOOD_PENDING, FOOD_SPENT = range(7)
+
+# Why a game ended (the "reason" of a result).
+ELIMINATED, CONTROL, NO_ACTIONS = "eliminated", "control", "no_actions"
+EDGE_NAMES = ("top", "bottom", "left", "right")
+
+# What each action costs: (construction, iron, food).
+COSTS = {"camp": (1, 0, 0), "raid": (1, 0, 0), "restore": (1, 0, 0),
+         "raided_camp": (2, 1, 0), "attack": (0, 1, 1), END_TURN: (0, 0, 0)}
+ACTION_NAMES = {"camp": "set up a camp", "raid": "raid", "restore": "restore a raided tile",
+                "raided_camp": "set up a camp on a raided tile", "attack": "attack",
+                END_TURN: "end the turn"}
+
+
+class AluAction(Action):
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        kind = self.type
+        if kind == "camp":
+            return f"set up a camp on {self.tile}"
+        if kind == "raid":
+            return f"raid {self.tile}"
+        if kind == "restore":
+            return f"restore {self.tile}"
+        if kind == "raided_camp":
+            return f"set up a camp on raided {self.tile}"
+        if kind == "attack":
+            return f"attack the camp on {self.tile}"
+        return "end the turn"
+
+
+class AluState(NamedTuple):
+    """One position. Use `.to_dict()` for the documented plain-data form."""
+
+    rules: AluRules
+    camps: tuple[int, int]  # per seat: bitmask of tiles holding that seat's camps
+    raided: int  # bitmask of raided tiles
+    resources: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, indexed by CONSTRUCTION...
+    control: tuple[int, int]  # per seat: bitmask of controlled tiles (derived, kept for speed)
+    turn: int  # 1 is circle's first turn
+    player: int  # seat to act; -1 once over
+    actions_left: int  # actions the current player still has this turn; 0 once over
+    winners: tuple[int, ...]  # () while the game goes on; both seats on a draw
+    reason: str  # "" while the game goes on, else ELIMINATED, CONTROL or NO_ACTIONS
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.rules.state_to_dict(self)
+
+    def _repr_svg_(self) -> str:
+        return self.rules.render_svg(self.rules.view(self, None))
+
+    def __repr__(self) -> str:
+        if self.player < 0:
+            return f"<AluState turn {self.turn}, over ({self.reason})>"
+        return (f"<AluState turn {self.turn}, {SEAT_NAMES[self.player]} to act, "
+                f"{self.actions_left} action(s) left>")
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+class AluRules(Rules):
+    name = "alu"
+    title = "ALU: Loki's island"
+    summary = ("Two Viking rulers set up camps, raid and attack on a grid; control more of the "
+               "island than your rival.")
+    action_class = AluAction
+    action_types = TILE_ACTIONS + (END_TURN,)
+    derived_keys = ("derived",)  # recomputed from the rest; Match.edit drops it
+    option_spec: ClassVar[dict[str, Option]] = {
+        "columns": Option("columns", 8, "board width in tiles", check=int_between(2, 26)),
+        "rows": Option("rows", 5, "board height in tiles", check=int_between(2, 26)),
+        "win_tiles": Option("win_tiles", None, "controlled tiles that win at once",
+                            check=int_between(1, 676),
+                            default_note="more than half the tiles (21 on the 8x5 board)"),
+        "construction": Option("construction", 25, "construction each player starts with",
+                               check=int_between(0, 1000)),
+        "iron": Option("iron", 10, "iron each player starts with", check=int_between(0, 1000)),
+        "camps": Option("camps", 14, "camp pieces per player", check=int_between(1, 676)),
+        "raiding_pieces": Option("raiding_pieces", 14, "raiding pieces, shared by both players",
+                                 check=int_between(0, 676)),
+        "first_turn_actions": Option("first_turn_actions", 2, "actions in circle's first turn",
+                                     check=int_between(1, 10)),
+        "actions_per_turn": Option("actions_per_turn", 3, "actions in every later turn",
+                                   check=int_between(1, 10)),
+    }
+
+    @classmethod
+    def player_counts(cls) -> str:
+        return "2"
+
+    # -- configuration -------------------------------------------------------------------------
+    def configure(self) -> None:
+        if self.players != 2:
+            raise InvalidOptions(f"ALU is a game for 2 players, not {self.players}")
+        opts = self.options
+        self.columns, self.rows = opts["columns"], opts["rows"]
+        n = self.tile_count = self.columns * self.rows
+        if opts["win_tiles"] is None:
+            opts["win_tiles"] = n // 2 + 1  # RULING: the 21 of 40 generalises to a majority
+        elif opts["win_tiles"] > n:
+            raise InvalidOptions(f"option win_tiles={opts['win_tiles']} is more than the "
+                                 f"{n} tiles of a {self.columns}x{self.rows} board")
+        self.win_tiles = opts["win_tiles"]
+        self.start_construction, self.start_iron = opts["construction"], opts["iron"]
+        self.camp_pieces, self.raiding_pieces = opts["camps"], opts["raiding_pieces"]
+        self.first_turn_actions = opts["first_turn_actions"]
+        self.actions_per_turn = opts["actions_per_turn"]
+
+        cols, rows = self.columns, self.rows
+        self.tiles: tuple[str, ...] = tuple(
+            f"{string.ascii_lowercase[c]}{r + 1}" for r in range(rows) for c in range(cols))
+        self.index = {tile: i for i, tile in enumerate(self.tiles)}
+        self.full = (1 << n) - 1
+        left = sum(1 << (r * cols) for r in range(rows))
+        right = left << (cols - 1)
+        top = (1 << cols) - 1
+        bottom = top << (cols * (rows - 1))
+        self.edge_masks = (top, bottom, left, right)  # in EDGE_NAMES order
+        self.edge_tiles = top | bottom | left | right
+        self.not_left, self.not_right = self.full & ~left, self.full & ~right
+        self._actions = {kind: tuple(AluAction(kind, tile=t) for t in self.tiles)
+                         for kind in TILE_ACTIONS}
+        self._end_turn = AluAction(END_TURN)
+
+    def neighbours(self, mask: int) -> int:
+        """Tiles orthogonally next to any tile of `mask` (may include tiles of `mask`)."""
+        return (((mask << 1) & self.not_left) | ((mask >> 1) & self.not_right)
+                | ((mask << self.columns) & self.full) | (mask >> self.columns))
+
+    def mask_tiles(self, mask: int) -> list[str]:
+        """Tile ids of a bitmask, in reading order (top row first, left to right)."""
+        tiles = []
+        while mask:
+            low = mask & -mask
+            tiles.append(self.tiles[low.bit_length() - 1])
+            mask ^= low
+        return tiles
+
+    def tiles_mask(self, tiles) -> int:
+        return sum(1 << self.index[t] for t in set(tiles))
+
+    # -- set-up --------------------------------------------------------------------------------
+    def initial_state(self, seed: int) -> AluState:
+        # ALU has no chance: the seed changes nothing.
+        # RULING: seat 0 holds the circles, so it starts; the text gives no way to choose.
+        seat_resources = (self.start_construction, 0, self.start_iron, 0, 0, 0, 0)
+        return AluState(self, camps=(0, 0), raided=0, resources=(seat_resources, seat_resources),
+                        control=(0, 0), turn=1, player=CIRCLE,
+                        actions_left=self.first_turn_actions, winners=(), reason="")
+
+    # -- control (bordering) -------------------------------------------------------------------
+    def fill(self, seed: int, within: int) -> int:
+        """The orthogonally connected part of `within` that contains `seed`."""
+        region = seed
+        while True:
+            grown = (region | self.neighbours(region)) & within
+            if grown == region:
+                return region
+            region = grown
+
+    def regions(self, camps: tuple[int, int], seat: int) -> list[tuple[int, int, bool]]:
+        """`seat`'s regions: (tiles mask, edges-touched mask, holds an opposing camp).
+
+        A region is a maximal orthogonally connected set of tiles without `seat`'s camps, so two
+        of its camps meeting only at a corner already wall it: a region can leave only through a
+        tile's side, never through a corner.
+        """
+        own, opposing = camps[seat], camps[1 - seat]
+        free = self.full & ~own
+        found = []
+        remaining = free
+        while remaining:
+            region = self.fill(remaining & -remaining, free)
+            remaining &= ~region
+            edges = 0
+            for bit, edge in enumerate(self.edge_masks):
+                if region & edge:
+                    edges |= 1 << bit
+            found.append((region, edges, bool(region & opposing)))
+        return found
+
+    def controlled_mask(self, camps: tuple[int, int], seat: int) -> int:
+        """`seat`'s camps plus every region they border.
+
+        RULING: a region is bordered when it holds no opposing camp and touches at most two of
+        the board's four edges (a corner tile touches two). Its other sides are then all the
+        player's camps, joined orthogonally or diagonally. Empty and raided tiles inside count.
+        """
+        own = camps[seat]
+        if not own:
+            return 0
+        controlled = own
+        for region, edges, has_opposing in self.regions(camps, seat):
+            if not has_opposing and _popcount(edges) <= 2:
+                controlled |= region
+        return controlled
+
+    def _control(self, camps: tuple[int, int]) -> tuple[int, int]:
+        return (self.controlled_mask(camps, CIRCLE), self.controlled_mask(camps, SQUARE))
+
+    # -- the fast path -------------------------------------------------------------------------
+    def current_player(self, state: AluState) -> int | None:
+        return None if state.player < 0 else state.player
+
+    def is_over(self, state: AluState) -> bool:
+        return state.player < 0
+
+    def legal_actions(self, state: AluState) -> list[Action]:
+        if state.player < 0:
+            return []
+        seat = state.player
+        acts = self._tile_actions(state.camps, state.raided, state.resources[seat], seat,
+                                  state.resources[seat][FOOD], collect=True)
+        # RULING: a turn ends early only when no action is legal; then end_turn is the one choice.
+        return acts or [self._end_turn]
+
+    def _tile_actions(self, camps, raided, res, seat, food, collect):
+        """Legal tile actions for `seat` (a list), or, with collect=False, whether there is one."""
+        own, opposing = camps[seat], camps[1 - seat]
+        construction, iron = res[CONSTRUCTION], res[IRON]
+        in_hand = self.camp_pieces - _popcount(own)
+        pieces_left = self.raiding_pieces - _popcount(raided)
+        vacant = self.full & ~(own | opposing | raided)
+        acts: list[Action] = []
+        # RULING: a player with no camp on the board (only possible before their first camp,
+        # or in a position set up from a cell) may only set up a camp on any vacant edge tile.
+        if not own:
+            if construction >= 1 and in_hand >= 1:
+                targets = vacant & self.edge_tiles
+                if not collect:
+                    return bool(targets)
+                self._extend(acts, "camp", targets)
+            return acts if collect else False
+        reach = self.neighbours(own) & ~own
+        plans = []
+        if construction >= 1:
+            if in_hand >= 1:
+                plans.append(("camp", reach & vacant))
+            if pieces_left >= 1:
+                plans.append(("raid", reach & vacant))
+            plans.append(("restore", reach & raided))  # RULING: whoever raided it
+            if construction >= 2 and iron >= 1 and in_hand >= 1:
+                plans.append(("raided_camp", reach & raided))
+        # RULING: an attack needs a raiding piece in reserve to mark the tile.
+        if iron >= 1 and food >= 1 and pieces_left >= 1:
+            plans.append(("attack", reach & opposing))
+        if not collect:
+            return any(targets for _, targets in plans)
+        for kind, targets in plans:
+            self._extend(acts, kind, targets)
+        return acts
+
+    def _extend(self, acts: list, kind: str, mask: int) -> None:
+        table = self._actions[kind]
+        while mask:
+            low = mask & -mask
+            acts.append(table[low.bit_length() - 1])
+            mask ^= low
+
+    def can_act(self, state: AluState, seat: int) -> bool:
+        """Whether `seat` has a legal action at the start of its next turn.
+
+        RULING: food not usable yet counts here; it becomes usable at that next turn.
+        """
+        res = state.resources[seat]
+        return self._can_act(state.camps, state.raided, res, seat)
+
+    def _can_act(self, camps, raided, res, seat) -> bool:
+        return self._tile_actions(camps, raided, res, seat, res[FOOD] + res[FOOD_PENDING],
+                                  collect=False)
+
+    def apply(self, s: AluState, action: Action) -> AluState:
+        seat = s.player
+        if action.type == END_TURN:
+            return self._pass_turn(s, s.camps, s.raided, s.resources, s.control)
+        kind = action.type
+        bit = 1 << self.index[action.tile]
+        other = 1 - seat
+        camps, raided, control = s.camps, s.raided, s.control
+        res = list(s.resources[seat])
+        cost_construction, cost_iron, cost_food = COSTS[kind]
+        res[CONSTRUCTION] -= cost_construction
+        res[CONSTRUCTION_SPENT] += cost_construction
+        res[IRON] -= cost_iron
+        res[IRON_SPENT] += cost_iron
+        res[FOOD] -= cost_food
+        res[FOOD_SPENT] += cost_food
+        if kind == "camp":
+            camps = _with(camps, seat, camps[seat] | bit)
+        elif kind == "raid":
+            raided |= bit
+            res[FOOD_PENDING] += 1  # usable from this player's next turn
+        elif kind == "restore":
+            raided &= ~bit
+        elif kind == "raided_camp":
+            raided &= ~bit
+            camps = _with(camps, seat, camps[seat] | bit)
+        else:  # attack: the camp goes back to its owner's hand and the tile is raided
+            camps = _with(camps, other, camps[other] & ~bit)
+            raided |= bit
+        if camps is not s.camps:  # raids and restores leave control as it was
+            control = self._control(camps)
+        resources = _with(s.resources, seat, tuple(res))
+        # Instant ends, checked after every action.
+        if kind == "attack" and not camps[other]:
+            return self._over(s, camps, raided, resources, control, (seat,), ELIMINATED)
+        # RULING: if both reach the winning count at once, the acting player wins.
+        for candidate in (seat, other):
+            if _popcount(control[candidate]) >= self.win_tiles:
+                return self._over(s, camps, raided, resources, control, (candidate,), CONTROL)
+        if s.actions_left > 1:
+            # RULING: the game also ends when neither player has any legal action left, even
+            # with resources in hand (nothing either can do will change the board again).
+            if not (self._can_act(camps, raided, resources[seat], seat)
+                    or self._can_act(camps, raided, resources[other], other)):
+                return self._final_count(s, camps, raided, resources, control)
+            return AluState(self, camps, raided, resources, control, s.turn, seat,
+                            s.actions_left - 1, (), "")
+        return self._pass_turn(s, camps, raided, resources, control)
+
+    def _pass_turn(self, s, camps, raided, resources, control) -> AluState:
+        seat = s.player
+        res = resources[seat]
+        if res[FOOD_PENDING]:  # RULING: raided food becomes usable when the raider's turn ends
+            res = list(res)
+            res[FOOD] += res[FOOD_PENDING]
+            res[FOOD_PENDING] = 0
+            resources = _with(resources, seat, tuple(res))
+        nxt = 1 - seat
+        if not (self._can_act(camps, raided, resources[nxt], nxt)
+                or self._can_act(camps, raided, resources[seat], seat)):
+            return self._final_count(s, camps, raided, resources, control)
+        return AluState(self, camps, raided, resources, control, s.turn + 1, nxt,
+                        self.actions_per_turn, (), "")
+
+    def _final_count(self, s, camps, raided, resources, control) -> AluState:
+        """Neither player can act: more controlled tiles wins, equal is a draw."""
+        counts = (_popcount(control[0]), _popcount(control[1]))
+        if counts[0] == counts[1]:
+            winners: tuple[int, ...] = (0, 1)
+        else:
+            winners = (0,) if counts[0] > counts[1] else (1,)
+        return self._over(s, camps, raided, resources, control, winners, NO_ACTIONS)
+
+    def _over(self, s, camps, raided, resources, control, winners, reason) -> AluState:
+        return AluState(self, camps, raided, resources, control, s.turn, -1, 0, winners, reason)
+
+    # -- scoring -------------------------------------------------------------------------------
+    def scores(self, state: AluState) -> dict[int, float]:
+        """Controlled tiles per seat (a running count before the end)."""
+        return {seat: _popcount(state.control[seat]) for seat in (0, 1)}
+
+    def winners(self, state: AluState) -> list[int]:
+        return list(state.winners)
+
+    def result_text(self, state: AluState) -> str:
+        if state.player >= 0:
+            return ""
+        counts = self.scores(state)
+        if state.reason == ELIMINATED:
+            loser = 1 - state.winners[0]
+            return (f"{SEAT_NAMES[state.winners[0]]} wins: {SEAT_NAMES[loser]} has no camps "
+                    "left on the board")
+        if state.reason == CONTROL:
+            w = state.winners[0]
+            return f"{SEAT_NAMES[w]} wins by controlling {counts[w]} tiles"
+        if len(state.winners) == 2:
+            return f"a draw: neither player can act, and both control {counts[0]} tiles"
+        w = state.winners[0]
+        return (f"{SEAT_NAMES[w]} wins: neither player can act, and {SEAT_NAMES[w]} controls "
+                f"{counts[w]} tiles to {counts[1 - w]}")
+
+    # -- dict form -----------------------------------------------------------------------------
+    def state_to_dict(self, s: AluState) -> dict[str, Any]:
+        board = {}
+        circles, squares = s.camps
+        for i, tile in enumerate(self.tiles):
+            bit = 1 << i
+            board[tile] = ("circle" if circles & bit else "square" if squares & bit
+                           else "raided" if s.raided & bit else "empty")
+        players = {}
+        for seat, name in enumerate(SEAT_NAMES):
+            r = s.resources[seat]
+            players[name] = {
+                "construction": {"available": r[CONSTRUCTION], "spent": r[CONSTRUCTION_SPENT]},
+                "iron": {"available": r[IRON], "spent": r[IRON_SPENT]},
+                "food": {"available": r[FOOD], "not_usable_yet": r[FOOD_PENDING],
+                         "spent": r[FOOD_SPENT]},
+            }
+        over = s.player < 0
+        return {
+            "game": self.name,
+            "columns": self.columns,
+            "rows": self.rows,
+            "board": board,
+            "players": players,
+            "turn": s.turn,
+            "current_player": None if over else s.player,
+            "actions_left": s.actions_left,
+            "result": {"winners": list(s.winners), "reason": s.reason} if over else None,
+            "derived": self.derived(s),
+        }
+
+    def derived(self, s: AluState) -> dict[str, Any]:
+        """Values that follow from the rest of the state; recomputed whenever a state is read."""
+        return {
+            "control": {name: self.mask_tiles(s.control[seat])
+                        for seat, name in enumerate(SEAT_NAMES)},
+            "controlled_count": {name: _popcount(s.control[seat])
+                                 for seat, name in enumerate(SEAT_NAMES)},
+            "camps_in_hand": {name: self.camp_pieces - _popcount(s.camps[seat])
+                              for seat, name in enumerate(SEAT_NAMES)},
+            "raiding_pieces_left": self.raiding_pieces - _popcount(s.raided),
+            "win_tiles": self.win_tiles,
+            "result_text": self.result_text(s),
+        }
+
+    def state_from_dict(self, data: Any) -> AluState:
+        return _StateReader(self, data).read()
+
+    # -- helpers for notebooks -----------------------------------------------------------------
+    def board_from_text(self, text: str) -> dict[str, str]:
+        """A `board` dict from a diagram: one line per row, top row first, one symbol per tile.
+
+        Symbols: `.` empty, `C` circle camp, `S` square camp, `R` raided (any case); spaces
+        between symbols are optional. Use it as `match.edit(board=rules.board_from_text(...))`.
+        """
+        if not isinstance(text, str):
+            raise InvalidState(f"a board diagram must be text, not {type(text).__name__}")
+        symbols = {".": "empty", "c": "circle", "s": "square", "r": "raided"}
+        lines = [re.sub(r"\s+", "", line) for line in text.strip("\n").splitlines()]
+        lines = [line for line in lines if line]
+        if len(lines) != self.rows:
+            raise InvalidState(f"the diagram has {len(lines)} rows; this board has {self.rows}")
+        board = {}
+        for r, line in enumerate(lines):
+            if len(line) != self.columns:
+                raise InvalidState(f"diagram row {r + 1} has {len(line)} tiles; this board has "
+                                   f"{self.columns} columns")
+            for c, symbol in enumerate(line):
+                if symbol.lower() not in symbols:
+                    raise InvalidState(f"diagram row {r + 1}, column {c + 1}: {symbol!r} is not "
+                                       "one of . C S R")
+                board[self.tiles[r * self.columns + c]] = symbols[symbol.lower()]
+        return board
+
+    def position(self, diagram: str, *, to_act: str = "circle", actions_left: int | None = None,
+                 turn: int | None = None, **available: dict[str, int]) -> dict[str, Any]:
+        """A state dict for a position drawn as a diagram, ready for `match.set_state(...)`.
+
+        to_act: "circle" or "square". turn: defaults to a later turn (3 or 4), not the first.
+        circle= / square=: available amounts, e.g. square={"food": 2, "not_usable_yet": 1};
+        anything not given keeps the starting amount (spent is what the counter is missing).
+        """
+        if to_act not in SEAT_NAMES:
+            raise InvalidState(f"to_act must be 'circle' or 'square', not {to_act!r}")
+        seat = SEAT_NAMES.index(to_act)
+        if turn is None:
+            turn = 3 + seat
+        unknown = sorted(set(available) - set(SEAT_NAMES))
+        if unknown:
+            raise InvalidState(f"position() takes circle= and square= amounts, not {unknown[0]}=")
+        players = {}
+        for name in SEAT_NAMES:
+            given = dict(available.get(name) or {})
+            bad = sorted(set(given) - {"construction", "iron", "food", "not_usable_yet"})
+            if bad:
+                raise InvalidState(f"{name}'s amounts are construction, iron, food and "
+                                   f"not_usable_yet, not {bad[0]!r}")
+            counters = {}
+            for resource, start in (("construction", self.start_construction),
+                                    ("iron", self.start_iron)):
+                amount = given.get(resource, start)
+                if isinstance(amount, bool) or not isinstance(amount, int) or not (
+                        0 <= amount <= start):
+                    raise InvalidState(f"{name}'s {resource} must be 0..{start} (the counter "
+                                       f"holds {start}), not {amount!r}")
+                counters[resource] = {"available": amount, "spent": start - amount}
+            counters["food"] = {"available": given.get("food", 0),
+                                "not_usable_yet": given.get("not_usable_yet", 0), "spent": 0}
+            players[name] = counters
+        return {"board": self.board_from_text(diagram), "players": players, "turn": turn,
+                "current_player": seat,
+                "actions_left": self.actions_per_turn if actions_left is None else actions_left,
+                "result": None}
+
+    def text_diagram(self, state: AluState) -> str:
+        """The board and who controls each tile, as two text grids (for printing in a cell)."""
+        header = "   " + " ".join(string.ascii_lowercase[: self.columns])
+        lines = [header + "      " + header]
+        for r in range(self.rows):
+            pieces, owners = [], []
+            for c in range(self.columns):
+                bit = 1 << (r * self.columns + c)
+                pieces.append("C" if state.camps[0] & bit else "S" if state.camps[1] & bit
+                              else "R" if state.raided & bit else ".")
+                owners.append("C" if state.control[0] & bit else "S" if state.control[1] & bit
+                              else ".")
+            lines.append(f"{r + 1:>2} " + " ".join(pieces) + "      "
+                         + f"{r + 1:>2} " + " ".join(owners))
+        return "board (C circle, S square, R raided)   control\n" + "\n".join(lines)
+
+    def region_report(self, state: AluState, seat: int) -> list[dict[str, Any]]:
+        """`seat`'s regions, each with why it is or is not bordered (to teach bordering)."""
+        if seat not in (0, 1):
+            raise IllegalAction(f"seat must be 0 (circle) or 1 (square), not {seat!r}")
+        report = []
+        if not state.camps[seat]:
+            return report
+        for region, edges, has_opposing in self.regions(state.camps, seat):
+            touched = [EDGE_NAMES[b] for b in range(4) if edges >> b & 1]
+            if has_opposing:
+                why = f"holds {SEAT_NAMES[1 - seat]}'s camp(s)"
+            elif len(touched) > 2:
+                why = f"open: touches {len(touched)} board edges (at most 2 may close it)"
+            else:
+                why = "bordered"
+            report.append({
+                "tiles": self.mask_tiles(region & ~state.camps[1 - seat]),
+                "opposing_camps": self.mask_tiles(region & state.camps[1 - seat]),
+                "edges": touched,
+                "controlled": why == "bordered",
+                "why": why,
+            })
+        return report
+
+    # -- actions: shape and reasons ------------------------------------------------------------
+    def parse_action(self, data: Any) -> Action:
+        action = super().parse_action(data)
+        needed = set() if action.type == END_TURN else {"tile"}
+        have = set(action.params)
+        if have != needed:
+            wanted = ", ".join(repr(k) for k in sorted(needed)) or "no fields"
+            got = ", ".join(repr(k) for k in sorted(have)) or "none"
+            raise IllegalAction(f"a {action.type!r} action takes {wanted}; got {got}")
+        if needed:
+            tile = action.tile
+            key = tile.strip().lower() if isinstance(tile, str) else tile
+            if key not in self.index:
+                raise IllegalAction(
+                    f"there is no tile {tile!r} on this {self.columns}x{self.rows} board (tiles "
+                    f"are a1 to {self.tiles[-1]}: a column letter, then a row number from the top)")
+            return self._actions[action.type][self.index[key]]
+        return self._end_turn
+
+    def why_illegal(self, s: AluState, action: Action) -> str:
+        problem = self.problem(s, action)
+        return problem or f"{action} is not a legal action now"
+
+    def problem(self, s: AluState, action: Action) -> str | None:
+        """Why `action` cannot be played now, or None when it is legal."""
+        if s.player < 0:
+            return f"the game is over; {action} cannot be played"
+        seat = s.player
+        who = SEAT_NAMES[seat]
+        kind = action.type
+        if kind == END_TURN:
+            options = self._tile_actions(s.camps, s.raided, s.resources[seat], seat,
+                                         s.resources[seat][FOOD], collect=True)
+            if options:
+                return (f"{who} still has {s.actions_left} action(s) this turn and a legal one "
+                        f"({options[0]}); a turn ends early only when no action is possible")
+            return None
+        i = self.index[action.tile]
+        bit, tile = 1 << i, action.tile
+        own, opposing = s.camps[seat], s.camps[1 - seat]
+        res = s.resources[seat]
+        content = (f"{who}'s own camp" if own & bit else f"{SEAT_NAMES[1 - seat]}'s camp"
+                   if opposing & bit else "a raiding piece" if s.raided & bit else "nothing")
+        in_hand = self.camp_pieces - _popcount(own)
+        pieces_left = self.raiding_pieces - _popcount(s.raided)
+        if not own and kind != "camp":
+            return (f"{who} has no camp on the board yet: the first action must be setting "
+                    "up a camp on a vacant edge tile")
+        wanted = {"camp": "vacant", "raid": "vacant", "restore": "raided",
+                  "raided_camp": "raided", "attack": "opposing"}[kind]
+        state_ok = {"vacant": not (bit & (own | opposing | s.raided)),
+                    "raided": bool(bit & s.raided), "opposing": bool(bit & opposing)}[wanted]
+        if not state_ok:
+            need = {"vacant": "a vacant tile", "raided": "a raided tile",
+                    "opposing": f"a tile holding {SEAT_NAMES[1 - seat]}'s camp"}[wanted]
+            hint = ""
+            if kind in ("camp", "raid") and bit & s.raided:
+                hint = " (restore it first, or set up a camp on the raided tile)"
+            return f"{ACTION_NAMES[kind]} needs {need}; {tile} holds {content}{hint}"
+        if not own:
+            if not bit & self.edge_tiles:
+                return f"{tile} is not on the board's edge; {who}'s first camp must be on one"
+        elif not self.neighbours(own) & bit:
+            return (f"{tile} is not orthogonally next to any of {who}'s camps; actions reach "
+                    "only tiles beside your own camps, never diagonally")
+        cost_c, cost_i, cost_f = COSTS[kind]
+        if res[CONSTRUCTION] < cost_c:
+            return (f"{ACTION_NAMES[kind]} costs {cost_c} construction; {who} has "
+                    f"{res[CONSTRUCTION]} available")
+        if res[IRON] < cost_i:
+            return f"{ACTION_NAMES[kind]} costs {cost_i} iron; {who} has {res[IRON]} available"
+        if res[FOOD] < cost_f:
+            later = (f" ({res[FOOD_PENDING]} food from raids this turn becomes usable next turn)"
+                     if res[FOOD_PENDING] else "")
+            return (f"attacking costs 1 iron and 1 food; {who} has no usable food{later}")
+        if kind in ("camp", "raided_camp") and in_hand < 1:
+            return f"{who} has no camp pieces left: all {self.camp_pieces} are on the board"
+        if kind in ("raid", "attack") and pieces_left < 1:
+            return (f"all {self.raiding_pieces} raiding pieces are on the board"
+                    + ("; an attack must mark the tile as raided" if kind == "attack" else ""))
+        return None
+
+    def check_action(self, state: AluState, data: Any) -> Action:
+        action = self.parse_action(data)
+        problem = self.problem(state, action)
+        if problem:
+            raise IllegalAction(problem)
+        return action
+
+    def describe_action(self, s: AluState, action: Action) -> str:
+        who = SEAT_NAMES[s.player] if s.player >= 0 else "nobody"
+        kind = action.type
+        if kind == END_TURN:
+            return f"{who} ended the turn: no action was possible"
+        tile = action.tile
+        if kind == "camp":
+            first = " (first camp)" if not s.camps[s.player] else ""
+            return f"{who} set up a camp on {tile}{first}"
+        if kind == "raid":
+            return f"{who} raided {tile} and gains 1 food, usable next turn"
+        if kind == "restore":
+            return f"{who} restored {tile}"
+        if kind == "raided_camp":
+            return f"{who} set up a camp on raided {tile}"
+        victim = SEAT_NAMES[1 - s.player]
+        return f"{who} attacked {victim}'s camp on {tile}: it returns to {victim}; {tile} is raided"
+
+    # -- drawing -------------------------------------------------------------------------------
+    def render_svg(self, view: dict[str, Any], *, interactive=(), selected=(), **kw) -> str:
+        from .drawing import draw_board
+
+        return draw_board(self, view, interactive=interactive, selected=selected, **kw)
+
+    def action_path(self, s: AluState, action: Action) -> list[str]:
+        if action.type == END_TURN:
+            return ["do:end_turn"]
+        return [f"tile:{action.tile}", f"do:{action.type}"]
+
+    def action_label(self, action: Action) -> str:
+        """Button text for the last step of an action's path, with its cost."""
+        kind = action.type
+        cost = {"camp": "1 construction", "raid": "1 construction, gain 1 food",
+                "restore": "1 construction", "raided_camp": "2 construction, 1 iron",
+                "attack": "1 iron, 1 food", END_TURN: "no action is possible"}[kind]
+        return f"{str(action).capitalize()} ({cost})"
+
+
+def _with(values: tuple, i: int, value: Any) -> tuple:
+    return (value, values[1]) if i == 0 else (values[0], value)
+
+
+class _StateReader:
+    """Builds a state from a dict, saying exactly what is wrong (InvalidState)."""
+
+    KEYS = frozenset({"game", "columns", "rows", "board", "players", "turn", "current_player",
+                      "actions_left", "result", "derived"})
+    REQUIRED = frozenset({"board", "players", "turn", "current_player", "actions_left"})
+
+    def __init__(self, rules: AluRules, data: Any) -> None:
+        self.rules, self.data = rules, data
+
+    def fail(self, message: str):
+        raise InvalidState(message)
+
+    def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{name} must be a whole number, not {value!r}")
+        if not low <= value <= high:
+            self.fail(f"{name} must be between {low} and {high}, not {value}")
+        return value
+
+    def read(self) -> AluState:
+        r, data = self.rules, self.data
+        if not isinstance(data, dict):
+            self.fail(f"an ALU state must be a dict, not {type(data).__name__}")
+        unknown = sorted(set(data) - self.KEYS, key=str)
+        if unknown:
+            self.fail(f"unknown key {unknown[0]!r} in the state (keys: "
+                      f"{', '.join(sorted(self.KEYS))})")
+        missing = sorted(self.REQUIRED - set(data))
+        if missing:
+            self.fail(f"the state has no {missing[0]!r}")
+        for key, expected in (("game", r.name), ("columns", r.columns), ("rows", r.rows)):
+            if key in data and data[key] != expected:
+                self.fail(f"this match has {key} {expected!r}; the state says {data[key]!r} "
+                          "(start a new match to change it)")
+        if "derived" in data and not isinstance(data["derived"], (dict, type(None))):
+            self.fail("'derived' must be a dict (it is recomputed, so it may be left out)")
+        camps, raided = self.read_board()
+        resources = self.read_players()
+        control = r._control(camps)
+        turn = self.whole(data["turn"], "'turn'", 1)
+        player, actions_left, winners, reason = self.read_progress(turn)
+        state = AluState(r, camps, raided, resources, control, turn, player, actions_left,
+                         winners, reason)
+        self.check_outcome(state)
+        return state
+
+    def read_board(self) -> tuple[tuple[int, int], int]:
+        r, board = self.rules, self.data["board"]
+        if not isinstance(board, dict):
+            self.fail("'board' must map tile ids (a1, b1, ...) to "
+                      "'empty', 'circle', 'square' or 'raided'")
+        extra = sorted((t for t in board if t not in r.index), key=str)
+        if extra:
+            self.fail(f"'board' names {extra[0]!r}, which is not a tile of this "
+                      f"{r.columns}x{r.rows} board (a1 to {r.tiles[-1]})")
+        absent = [t for t in r.tiles if t not in board]
+        if absent:
+            self.fail(f"'board' has no entry for tile {absent[0]} (every tile needs one)")
+        masks = {name: 0 for name in TILE_CONTENTS}
+        for i, tile in enumerate(r.tiles):
+            content = board[tile]
+            if content not in masks:
+                self.fail(f"tile {tile} holds {content!r}; a tile is 'empty', 'circle', "
+                          "'square' or 'raided'")
+            masks[content] |= 1 << i
+        for seat, name in enumerate(SEAT_NAMES):
+            on_board = _popcount(masks[name])
+            if on_board > r.camp_pieces:
+                self.fail(f"{name} has {on_board} camps on the board but only {r.camp_pieces} "
+                          "camp pieces")
+        if _popcount(masks["raided"]) > r.raiding_pieces:
+            self.fail(f"{_popcount(masks['raided'])} tiles are raided but there are only "
+                      f"{r.raiding_pieces} raiding pieces")
+        return (masks["circle"], masks["square"]), masks["raided"]
+
+    def read_players(self):
+        r, players = self.rules, self.data["players"]
+        if not isinstance(players, dict) or set(players) != set(SEAT_NAMES):
+            self.fail("'players' must have exactly the entries 'circle' and 'square'")
+        out = []
+        for name in SEAT_NAMES:
+            entry = players[name]
+            if not isinstance(entry, dict) or set(entry) != {"construction", "iron", "food"}:
+                self.fail(f"players.{name} must have exactly 'construction', 'iron' and 'food'")
+            counters = []
+            for resource, fields, start in (
+                    ("construction", ("available", "spent"), r.start_construction),
+                    ("iron", ("available", "spent"), r.start_iron),
+                    ("food", ("available", "not_usable_yet", "spent"), None)):
+                counter = entry[resource]
+                if not isinstance(counter, dict) or set(counter) != set(fields):
+                    self.fail(f"players.{name}.{resource} must have exactly the keys "
+                              f"{', '.join(fields)}")
+                values = [self.whole(counter[f], f"players.{name}.{resource}.{f}")
+                          for f in fields]
+                if start is not None and sum(values) != start:
+                    self.fail(f"{name}'s {resource}: available {values[0]} + spent {values[1]} "
+                              f"is {sum(values)}, but the counter holds {start} (the match's "
+                              f"'{resource}' option)")
+                counters.extend(values)
+            out.append(tuple(counters))
+        return tuple(out)
+
+    def read_progress(self, turn: int):
+        r, data = self.rules, self.data
+        result = data.get("result")
+        player = data["current_player"]
+        actions_left = data["actions_left"]
+        if result is None:
+            if isinstance(player, bool) or player not in (0, 1):
+                self.fail(f"'current_player' must be 0 (circle) or 1 (square) while the game "
+                          f"goes on, not {player!r}")
+            if player != (turn - 1) % 2:
+                self.fail(f"turn {turn} is {SEAT_NAMES[(turn - 1) % 2]}'s turn (circle plays "
+                          f"the odd turns), but 'current_player' is {player}")
+            most = r.first_turn_actions if turn == 1 else r.actions_per_turn
+            self.whole(actions_left, "'actions_left'", 1, most)
+            return player, actions_left, (), ""
+        if not isinstance(result, dict) or set(result) != {"winners", "reason"}:
+            self.fail("'result' must be None while the game goes on, or "
+                      "{'winners': [...], 'reason': ...} once it is over")
+        if player is not None:
+            self.fail("'current_player' must be None once the game is over")
+        if actions_left != 0:
+            self.fail("'actions_left' must be 0 once the game is over")
+        reason = result["reason"]
+        if reason not in (ELIMINATED, CONTROL, NO_ACTIONS):
+            self.fail(f"result reason must be {ELIMINATED!r}, {CONTROL!r} or {NO_ACTIONS!r}, "
+                      f"not {reason!r}")
+        winners = result["winners"]
+        if (not isinstance(winners, list) or winners not in ([0], [1], [0, 1])):
+            self.fail(f"result winners must be [0], [1] or [0, 1] (a draw), not {winners!r}")
+        return -1, 0, tuple(winners), reason
+
+    def check_outcome(self, s: AluState) -> None:
+        r = self.rules
+        counts = (_popcount(s.control[0]), _popcount(s.control[1]))
+        reach = [seat for seat in (0, 1) if counts[seat] >= r.win_tiles]
+        if s.player >= 0:
+            if reach:
+                self.fail(f"{SEAT_NAMES[reach[0]]} controls {counts[reach[0]]} tiles, at least "
+                          f"the {r.win_tiles} that win at once: this position is already over")
+            if not (r.can_act(s, 0) or r.can_act(s, 1)):
+                self.fail("neither player has any legal action in this position, so the game "
+                          "would be over: give a player resources or room, or set 'result'")
+            return
+        if s.reason == ELIMINATED:
+            if len(s.winners) != 1 or s.camps[1 - s.winners[0]]:
+                self.fail("result 'eliminated' needs one winner and a loser with no camps on "
+                          "the board")
+        elif s.reason == CONTROL:
+            if len(s.winners) != 1 or s.winners[0] not in reach:
+                self.fail(f"result 'control' needs a winner controlling at least {r.win_tiles} "
+                          f"tiles (circle controls {counts[0]}, square {counts[1]})")
+        else:
+            expected = ([0, 1] if counts[0] == counts[1] else [0] if counts[0] > counts[1]
+                        else [1])
+            if list(s.winners) != expected:
+                self.fail(f"result 'no_actions' goes to the player controlling more tiles "
+                          f"(circle {counts[0]}, square {counts[1]}), so winners are {expected}")
