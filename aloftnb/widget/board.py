@@ -392,8 +392,9 @@ class Board(anywidget.AnyWidget):
         return f"{type(self).__name__}({self.match.game}, {players} player{'s' * (players != 1)})"
 
     def close(self) -> None:
-        self._unsubscribe()
-        self.control.boards.discard(self)
+        if hasattr(self, "control"):  # a board whose construction was refused has no match
+            self._unsubscribe()
+            self.control.boards.discard(self)
         super().close()
 
 

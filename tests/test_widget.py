@@ -1,0 +1,273 @@
+"""The board widget's Python side: the intents it accepts, junk it refuses, views kept in step."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import aloftnb
+from aloftnb.core.bots import Bot
+
+
+def new_board(**kwargs):
+    match = aloftnb.new_match("balloons", players=3, seed=7)
+    return match, match.board(**kwargs)
+
+
+def front_end(board, content):
+    """Deliver a message as the front end would, capturing what the board sends back."""
+    sent = []
+    original = board.send
+    board.send = sent.append
+    try:
+        board._on_front_end_message(board, content, [])
+    finally:
+        board.send = original
+    return sent
+
+
+def test_board_class_and_repr_are_the_games():
+    match, board = new_board()
+    from aloftnb.games.balloons.board import GameBoard
+
+    # traitlets gives each widget instance its own subclass, so compare with isinstance
+    assert isinstance(board, GameBoard)
+    assert isinstance(aloftnb.Board(match), GameBoard)
+    assert repr(board) == "GameBoard(balloons, 3 players)"
+
+
+def test_board_refuses_a_non_match():
+    with pytest.raises(ValueError, match="a board shows a Match"):
+        aloftnb.Board("balloons")
+
+
+def test_every_legal_action_is_offered_as_a_click_path():
+    match, board = new_board()
+    offered = [choice["action"] for choice in board.choices]
+    assert offered == [a.to_dict() for a in match.legal_actions()]
+    unpack = next(c for c in board.choices if c["action"]["type"] == "unpack")
+    assert unpack["path"] == [f"balloon:{unpack['action']['balloon']}",
+                              f"truck:{unpack['action']['truck']}"]
+    # every drawn key of a path exists in the SVG
+    for choice in board.choices:
+        for key in choice["path"]:
+            assert f'data-key="{key}"' in board.svg
+
+
+def test_play_intent_plays_and_acks():
+    match, board = new_board()
+    revision = board.revision
+    sent = front_end(board, {"intent": "play", "id": 5,
+                             "action": {"type": "unpack", "balloon": "RW", "truck": 1}})
+    assert sent == [{"ack": 5}]
+    assert match.position == 1
+    assert match.state.to_dict()["balloons"]["RW"] == {"status": "unpacked", "truck": 1}
+    assert board.revision > revision
+    assert "seat 0: unpacked RW onto truck 1" in board.log[0]["text"]
+
+
+@pytest.mark.parametrize("junk", [
+    None, 7, "play", [], {"intent": 3}, {"intent": "fly"}, {"no": "intent"},
+    {"intent": "play"}, {"intent": "play", "action": "RW"},
+    {"intent": "play", "action": {"type": "teleport"}},
+    {"intent": "play", "action": {"type": "unpack", "balloon": "RW", "truck": 99}},
+    {"intent": "play", "action": {"type": "unpack", "balloon": "RW", "truck": [1]}},
+    {"intent": "play", "action": {"type": "inflate", "balloon": "RW"}},
+    {"intent": "view", "viewer": "everyone"}, {"intent": "seat", "seat": 7, "controller": "random"},
+    {"intent": "seat", "seat": 0, "controller": "oracle"}, {"intent": "explain", "path": "x"},
+    {"intent": "undo"}, {"intent": "redo"}, {"intent": "step"},
+])
+def test_junk_is_refused_with_a_message_and_nothing_changes(junk):
+    match, board = new_board()
+    before = (match.to_json(), board.svg, board.choices)
+    sent = front_end(board, junk)
+    assert board.message["kind"] == "error"
+    assert board.message["text"].startswith("refused")
+    assert (match.to_json(), board.svg, board.choices) == before
+    assert len(sent) == 1 and "ack" in sent[0]
+
+
+def test_refusal_says_why_a_move_is_illegal():
+    match, board = new_board()
+    match.play({"type": "unpack", "balloon": "RW", "truck": 1})
+    front_end(board, {"intent": "play", "action": {"type": "unpack", "balloon": "GP", "truck": 1}})
+    assert board.message["text"] == "refused: truck 1 already carries RW"
+
+
+def test_clicking_an_unplayable_balloon_explains_why():
+    match, board = new_board()
+    match.edit(balloons={"RW": {"status": "flying", "column": 3, "altitude": 2},
+                         "GP": {"status": "flying", "column": 4, "altitude": 1}},
+               row=[b for b in match.state.to_dict()["row"] if b not in ("RW", "GP")])
+    front_end(board, {"intent": "explain", "path": ["balloon:GP"]})
+    assert board.message == {"kind": "error", "n": board.message["n"],
+                             "text": "GP would fly orthogonally next to RW at column 3, altitude 2"}
+
+
+def test_a_cell_change_redraws_every_board_of_the_match():
+    match, first = new_board()
+    second = match.board(viewer="designer")
+    match.play({"type": "unpack", "balloon": "GY", "truck": 2})
+    for board in (first, second):
+        assert 'aria-label="GY (green and yellow), unpacked on truck 2"' in board.svg
+    match.set_state(match.state_at(0))
+    assert "unpacked on truck 2" not in first.svg and "unpacked on truck 2" not in second.svg
+    match.undo()
+    assert "unpacked on truck 2" in first.svg
+
+
+def test_a_click_on_one_board_updates_the_other():
+    match, first = new_board()
+    second = match.board()
+    front_end(first, {"intent": "play", "action": {"type": "unpack", "balloon": "PW", "truck": 0}})
+    assert second.svg == first.svg
+    assert second.log == first.log and second.can_undo
+
+
+def test_undo_and_redo_intents():
+    match, board = new_board()
+    match.play({"type": "unpack", "balloon": "PW", "truck": 0})
+    front_end(board, {"intent": "undo"})
+    assert match.position == 0 and board.can_redo and not board.can_undo
+    assert board.log[0]["undone"] is True
+    front_end(board, {"intent": "redo"})
+    assert match.position == 1 and board.log[0]["undone"] is False
+
+
+def secrets_shown(board, colours):
+    """The seat-colour pairs a board publishes (legend in the SVG, seat labels, status)."""
+    published = json.dumps([board.svg, board.seats, board.status, board.choices, board.log])
+    return {seat for seat, colour in colours.items()
+            if f"seat {seat} {colour}" in published or f"Seat {seat} ({colour})" in published}
+
+
+def test_hot_seat_hides_colours_until_revealed_and_hides_again_next_turn():
+    match, board = new_board()
+    colours = match.state.to_dict()["colours"]
+    assert secrets_shown(board, colours) == set()
+    front_end(board, {"intent": "reveal", "on": True})
+    assert secrets_shown(board, colours) == {"0"}
+    match.play(match.legal_actions()[0])
+    assert board.revealed is False
+    assert secrets_shown(board, colours) == set()
+
+
+def test_designer_and_seat_views():
+    match, board = new_board()
+    colours = match.state.to_dict()["colours"]
+    front_end(board, {"intent": "view", "viewer": "designer"})
+    assert secrets_shown(board, colours) == {"0", "1", "2"}
+    front_end(board, {"intent": "view", "viewer": "seat:1"})
+    assert secrets_shown(board, colours) == {"1"}
+    # seat 1's view cannot play seat 0's turn
+    assert board.choices == []
+    front_end(board, {"intent": "play", "action": match.legal_actions()[0].to_dict()})
+    assert match.position == 0 and "seat 0's turn" in board.message["text"]
+
+
+def test_colours_are_revealed_when_the_game_is_over():
+    match, board = new_board()
+    rng = random.Random(3)
+    while not match.is_over:
+        match.play(rng.choice(match.legal_actions()))
+    assert secrets_shown(board, match.state.to_dict()["colours"]) == {"0", "1", "2"}
+    assert board.over and board.choices == []
+    assert "Game over" in board.status and "Winner" in board.status
+
+
+def test_a_bot_seat_plays_when_stepped_and_people_cannot_play_it():
+    match, board = new_board(bots={1: "random"})
+    assert board.seats[1]["controller"] == "random"
+    match.play({"type": "unpack", "balloon": "PW", "truck": 0})
+    assert board.bot_to_move and board.choices == []
+    front_end(board, {"intent": "play", "action": match.legal_actions()[0].to_dict()})
+    assert "played by the random bot" in board.message["text"] and match.position == 1
+    assert board.step() is True
+    assert match.position == 2 and match.current_player == 2
+    assert board.step() is False  # seat 2 is a person
+
+
+def test_bot_play_is_reproducible():
+    def play_with_bots():
+        match = aloftnb.new_match("balloons", players=3, seed=9)
+        board = match.board(bots={0: "random", 1: "random", 2: "random"})
+        while board.step():
+            pass
+        return match.to_json()
+
+    assert play_with_bots() == play_with_bots()
+
+
+def test_undo_steps_back_past_bot_moves_to_a_person():
+    match, board = new_board(bots={1: "random", 2: "random"})
+    match.play({"type": "unpack", "balloon": "PW", "truck": 0})
+    board.step()
+    board.step()
+    assert match.position == 3 and match.current_player == 0
+    front_end(board, {"intent": "undo"})
+    assert match.position == 0
+
+
+def test_seat_intent_changes_the_controller_for_every_board():
+    match, first = new_board()
+    second = match.board()
+    front_end(first, {"intent": "seat", "seat": 2, "controller": "random"})
+    assert second.seats[2]["controller"] == "random"
+    front_end(second, {"intent": "seat", "seat": 2, "controller": "human"})
+    assert first.seats[2]["controller"] == "human"
+
+
+def test_a_failing_bot_pauses_bots_and_says_so():
+    class BrokenBot(Bot):
+        name = "broken"
+
+        def choose(self, rules, state, seat, rng):
+            raise RuntimeError("out of ideas")
+
+    match, board = new_board(bots={0: BrokenBot()})
+    assert board.step() is False
+    assert match.position == 0
+    assert "broken bot at seat 0 failed" in board.message["text"]
+    assert board.autoplay is False
+
+
+def test_a_bot_returning_an_illegal_action_changes_nothing():
+    class CheatingBot(Bot):
+        name = "cheater"
+
+        def choose(self, rules, state, seat, rng):
+            return {"type": "ascend", "balloon": "RW"}
+
+    match, board = new_board(bots={0: CheatingBot()})
+    assert board.step() is False and match.position == 0
+    assert "cheater bot at seat 0 failed" in board.message["text"]
+
+
+def test_autoplay_intent_toggles_for_all_boards():
+    match, first = new_board()
+    second = match.board()
+    front_end(first, {"intent": "autoplay", "on": False})
+    assert first.autoplay is False and second.autoplay is False
+
+
+def test_closed_board_stops_listening():
+    match, board = new_board()
+    board.close()
+    svg = board.svg
+    match.play(match.legal_actions()[0])
+    assert board.svg == svg
+
+
+def test_every_legal_action_of_a_full_game_is_clickable_on_the_svg_or_menu():
+    """Each path's drawn keys are in the SVG; menu-only keys are the wind and pass choices."""
+    for edition in ("fixed", "choice"):
+        match = aloftnb.new_match("balloons", players=3, seed=2, edition=edition)
+        board = match.board(viewer="designer")
+        rng = random.Random(2)
+        while not match.is_over:
+            for choice in board.choices:
+                for key in choice["path"]:
+                    assert f'data-key="{key}"' in board.svg or key == "pass", key
+            match.play(rng.choice(match.legal_actions()))
