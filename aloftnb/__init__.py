@@ -5,9 +5,10 @@
     >>> match.play(match.legal_actions()[0])
 """
 
+from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
 from .core.match import HistoryEntry, Match, new_match
-from .core.registry import games, make_rules, register
+from .core.registry import make_rules, register
 from .core.rules import Rules
 from .errors import (
     AloftnbError,

@@ -398,7 +398,8 @@ class BalloonsRules(Rules):
         have = set(action.params)
         if have != needed:
             wanted = ", ".join(repr(k) for k in sorted(needed)) or "no fields"
-            raise IllegalAction(f"a {action.type!r} action takes {wanted}; got "
+            article = "an" if action.type[0] in "aeiou" else "a"
+            raise IllegalAction(f"{article} {action.type!r} action takes {wanted}; got "
                                 f"{', '.join(repr(k) for k in sorted(have)) or 'none'}")
         if "balloon" in needed and action.balloon not in self.index:
             raise IllegalAction(f"there is no balloon {action.balloon!r} in this game "
@@ -438,8 +439,9 @@ class BalloonsRules(Rules):
         expected = {"unpack": PACKED, "inflate": UNPACKED, "launch": INFLATED,
                     "ascend": FLYING}[kind]
         if st != expected:
-            return f"{bid} is {STATUS_NAMES[st]}; only a {STATUS_NAMES[expected]} balloon can " \
-                   f"{kind}"
+            wanted = STATUS_NAMES[expected]
+            article = "an" if wanted[0] in "aeiou" else "a"
+            return f"{bid} is {STATUS_NAMES[st]}; only {article} {wanted} balloon can {kind}"
         if kind == "unpack":
             if self.solo_rules and s.row and s.row[0] != b:
                 return (f"with the solo rules only the first balloon of the row "
