@@ -1,0 +1,111 @@
+# aloftnb set-up and tests. On a fresh machine these two do everything (see README):
+#   make lab    create .venv, install aloftnb into it, open JupyterLab on the start-here notebook
+#   make test   the same venv with the test extra, Debian's chromium if missing, the whole suite
+# Useful knobs: make test PYTEST_FLAGS='-m "not browser" -x'   make lab LAB_FLAGS='--no-browser'
+#               JUPYTER_PORT=9999 make lab   PYTHON=python3.12 make test   CHROMIUM=/path make test
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+PIP_FLAGS := --disable-pip-version-check --no-input --progress-bar off
+NOTEBOOK ?= notebooks/00-start-here.ipynb
+CHROMIUM ?= /usr/bin/chromium
+LAB_FLAGS ?=
+PYTEST_FLAGS ?=
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# The one place the notebook checks are configured: every notebook in notebooks/ is re-run in a
+# kernel of this venv and its outputs compared with the committed ones, after the substitutions in
+# tests/nbval_sanitize.cfg (widget model ids, memory addresses, timings, bokeh ids).
+NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+               --nbval-cell-timeout=600 --nbval-kernel-startup-timeout=120
+PYTEST := $(BIN)/python -m pytest --durations=15
+
+.PHONY: help lab test test-fast notebooks browser chromium venv clean
+
+help:
+	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
+	@echo "make test       the whole suite: unit, property, notebooks (nbval), browser"
+	@echo "make test-fast  unit and property tests only"
+	@echo "make notebooks  nbval on notebooks/ only"
+	@echo "make browser    the real-browser tests only"
+	@echo "make clean      remove .venv"
+
+# -- the virtual environment ---------------------------------------------------------------------
+$(BIN)/python:
+	@echo "==> creating $(VENV) with $(PYTHON) ($$($(PYTHON) --version 2>&1))"
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "aloftnb needs Python >= 3.11; set PYTHON=...")'
+	$(PYTHON) -m venv --clear $(VENV)
+
+# Stamps: reinstall only when pyproject.toml changes (the install is editable, so code changes
+# need nothing).
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	@echo "==> installing aloftnb (editable) into $(VENV)"
+	$(PIP) install $(PIP_FLAGS) -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	@echo "==> installing aloftnb[test] (editable) into $(VENV)"
+	$(PIP) install $(PIP_FLAGS) -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+venv: $(VENV)/.installed-test
+
+# -- JupyterLab ----------------------------------------------------------------------------------
+lab: $(VENV)/.installed
+	@test -f "$(NOTEBOOK)" || { echo "make lab: $(NOTEBOOK) not found" >&2; exit 1; }
+	@echo "==> JupyterLab on $(NOTEBOOK), port $${JUPYTER_PORT:-8888} (JUPYTER_PORT), Ctrl-C to stop"
+	$(BIN)/jupyter lab "$(NOTEBOOK)" $(ALLOW_ROOT) $(LAB_FLAGS)
+
+# -- Debian's chromium for the browser tests (never a downloaded browser) ------------------------
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  echo "==> browser: $(CHROMIUM)"; \
+	else \
+	  echo "==> $(CHROMIUM) not found: installing Debian's chromium with apt-get"; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null; then sudo="sudo"; \
+	  else echo "make: installing chromium needs root or sudo" >&2; exit 1; fi; \
+	  $$sudo apt-get update -q; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 \
+	    chromium fonts-liberation; \
+	  test -x /usr/bin/chromium || { echo "make: apt-get gave no /usr/bin/chromium" >&2; exit 1; }; \
+	fi
+
+# -- tests ---------------------------------------------------------------------------------------
+# pytest's exit code goes through unchanged: 5 (nothing collected) fails like any other.
+define run_pytest
+	@echo '==> pytest $(1)'
+	@status=0; SECONDS=0; \
+	ALOFTNB_CHROMIUM="$$( [ -x "$(CHROMIUM)" ] && echo "$(CHROMIUM)" || echo /usr/bin/chromium )" \
+	  $(PYTEST) $(1) $(PYTEST_FLAGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make: pytest collected no tests: failing" >&2; fi; \
+	echo "==> pytest exit $$status after $$SECONDS s"; \
+	exit $$status
+endef
+
+check-notebooks-exist:
+	@ls notebooks/*.ipynb >/dev/null 2>&1 || { echo "make: no notebooks in notebooks/" >&2; exit 1; }
+	@echo "==> notebooks checked by nbval: $$(echo notebooks/*.ipynb)"
+
+test: $(VENV)/.installed-test chromium check-notebooks-exist
+	$(call run_pytest,tests notebooks $(NBVAL_FLAGS))
+
+test-fast: $(VENV)/.installed-test
+	$(call run_pytest,tests -m "not browser")
+
+notebooks: $(VENV)/.installed-test check-notebooks-exist
+	$(call run_pytest,notebooks $(NBVAL_FLAGS))
+
+browser: $(VENV)/.installed-test chromium
+	$(call run_pytest,tests/browser)
+
+clean:
+	rm -rf $(VENV)
+
+.PHONY: check-notebooks-exist
