@@ -7,6 +7,7 @@
 
 from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
+from .core.bots import Bot, make_bot
 from .core.match import HistoryEntry, Match, new_match
 from .core.registry import make_rules, register
 from .core.rules import Rules
@@ -25,7 +26,12 @@ __all__ = [
     "Action", "AloftnbError", "Board", "HistoryEntry", "IllegalAction", "InvalidOptions",
     "InvalidSave", "InvalidState", "Match", "Rules", "UnknownGame", "games", "make_rules",
     "new_match", "register",
+    # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
+    "Bot", "compare", "design_metrics", "make_bot", "playtest", "results_match", "simulate",
+    "win_rates",
 ]
+
+_PLAYTEST = {"compare", "design_metrics", "results_match", "simulate", "win_rates"}
 
 
 def __getattr__(name):
@@ -34,4 +40,9 @@ def __getattr__(name):
         from .widget import Board
 
         return Board
+    if name == "playtest" or name in _PLAYTEST:
+        from importlib import import_module  # `from . import` would re-enter this hook
+
+        playtest = import_module(".playtest", __name__)
+        return playtest if name == "playtest" else getattr(playtest, name)
     raise AttributeError(f"module 'aloftnb' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""A small progress bar for notebooks (an updating HTML display) and terminals (one line)."""
+"""A small progress bar for notebooks (ipywidgets) and terminals (one line)."""
 
 from __future__ import annotations
 
@@ -17,24 +17,11 @@ def in_notebook() -> bool:
     return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
 
 
-class _Line:
-    """What a notebook shows: HTML <progress> with a plain-text fallback."""
-
-    def __init__(self, done: int, total: int, text: str) -> None:
-        self.done, self.total, self.text = done, total, text
-
-    def _repr_html_(self) -> str:
-        return (f'<div style="font-family: monospace"><progress value="{self.done}" '
-                f'max="{max(self.total, 1)}" style="width: 24em"></progress> {self.text}</div>')
-
-    def __repr__(self) -> str:
-        return self.text
-
-
 class ProgressBar:
     """Call `update(done)` as games finish and `close()` at the end.
 
-    Notebook: one display updated in place. Terminal: a line redrawn with carriage returns on a
+    Notebook: an ipywidgets bar and label, updated live (a widget's saved text form is fixed at
+    display, so notebook checks stay stable). Terminal: a line redrawn with carriage returns on a
     tty; elsewhere only the closing summary line, so logs stay readable.
     """
 
@@ -47,12 +34,16 @@ class ProgressBar:
         self.started = time.perf_counter()
         self._last_draw = 0.0
         self.done = 0
-        self._handle = None
+        self._widgets = None
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         if self.notebook:
+            import ipywidgets
             from IPython.display import display
 
-            self._handle = display(_Line(0, total, self._text()), display_id=True)
+            bar = ipywidgets.IntProgress(value=0, min=0, max=max(total, 1), description=label)
+            text = ipywidgets.Label(value=self._text())
+            self._widgets = (bar, text)
+            display(ipywidgets.HBox([bar, text]))
 
     def _text(self, final: str = "") -> str:
         elapsed = time.perf_counter() - self.started
@@ -75,20 +66,22 @@ class ProgressBar:
         if now - self._last_draw < self.min_interval and done < self.total:
             return
         self._last_draw = now
-        if self._handle is not None:
-            self._handle.update(_Line(done, self.total, self._text()))
+        if self._widgets is not None:
+            self._widgets[0].value, self._widgets[1].value = done, self._text()
         elif self._tty:
             self.stream.write(f"\r{self._bar()} {self._text()}\033[K")
             self.stream.flush()
 
     def close(self, interrupted: bool = False) -> None:
         final = "(interrupted)" if interrupted else "done"
-        if self._handle is not None:
-            self._handle.update(_Line(self.done, self.total, self._text(final)))
+        line = f"{self._bar()} {self._text(final)}"
+        if self._widgets is not None:
+            self._widgets[0].value, self._widgets[1].value = self.done, self._text(final)
+        elif self._tty:
+            self.stream.write(f"\r{line}\033[K\n")
+            self.stream.flush()
         else:
-            prefix = "\r" if self._tty else ""
-            self.stream.write(f"{prefix}{self._bar()} {self._text(final)}\033[K\n"
-                              if self._tty else f"{self._bar()} {self._text(final)}\n")
+            self.stream.write(line + "\n")
             self.stream.flush()
 
 

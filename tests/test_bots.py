@@ -1,0 +1,233 @@
+"""Bots: the one interface, greedy and MCTS, determinism, and never reading hidden state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import aloftnb
+from aloftnb.core.action import Action
+from aloftnb.core.bots import (
+    BOTS,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    game_hooks,
+    make_bot,
+    outcome_rewards,
+    rank_rewards,
+)
+from aloftnb.core.registry import make_rules
+from aloftnb.core.rules import Rules
+
+
+class TakeAway(Rules):
+    """A tiny perfect-information test game: take 1 or 2 stones; whoever takes the last wins."""
+
+    name = "takeaway"
+    title = "Take-away"
+
+    def initial_state(self, seed):
+        return (5, 0, None)  # stones left, seat to move, winner
+
+    def current_player(self, state):
+        return None if state[0] == 0 else state[1]
+
+    def legal_actions(self, state):
+        return [Action("take", n=n) for n in (1, 2) if n <= state[0]]
+
+    def apply(self, state, action):
+        left = state[0] - action.n
+        return (left, 1 - state[1], state[1] if left == 0 else None)
+
+    def is_over(self, state):
+        return state[0] == 0
+
+    def scores(self, state):
+        return {seat: 1.0 if state[2] == seat else 0.0 for seat in (0, 1)}
+
+    def state_to_dict(self, state):
+        return {"stones": state[0], "player": state[1]}
+
+    def state_from_dict(self, data):
+        return (data["stones"], data["player"], None)
+
+
+def test_make_bot_names_and_specs_round_trip():
+    assert set(BOTS) == {"random", "greedy", "mcts"}
+    for spec in ("random", "greedy", "greedy:4", "mcts", "mcts:500", "mcts:0.25s",
+                 "mcts:200:0.5s", "mcts:300:c1.4"):
+        bot = make_bot(spec)
+        assert make_bot(bot.spec) == bot, spec
+    assert make_bot("mcts").spec == "mcts:1000"
+    assert make_bot("mcts:0.25s").iterations is None
+    assert make_bot("mcts:0.25s").seconds == 0.25
+    bot = RandomBot()
+    assert make_bot(bot) is bot
+
+
+@pytest.mark.parametrize("spec", ["nope", "mcts:abc", "greedy:1:2", "random:3", 42, None])
+def test_make_bot_refuses_unknown_or_malformed_specs(spec):
+    with pytest.raises(ValueError, match="bot"):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"iterations": None, "seconds": None},
+                                    {"seconds": -1}, {"exploration": -0.1},
+                                    {"iterations": True}])
+def test_mcts_refuses_bad_budgets(kwargs):
+    with pytest.raises(ValueError):
+        MCTSBot(**kwargs)
+
+
+def test_greedy_refuses_bad_samples():
+    with pytest.raises(ValueError, match="samples"):
+        GreedyBot(samples=0)
+
+
+def test_budget_descriptions_for_boards():
+    assert RandomBot().budget == "instant"
+    assert GreedyBot().budget == "one move of lookahead"
+    assert MCTSBot(iterations=500).budget == "500 iterations per move"
+    assert MCTSBot(iterations=None, seconds=0.5).budget == "0.5 s per move"
+    assert MCTSBot(iterations=100, seconds=2).budget == "100 iterations or 2 s per move"
+
+
+SETTINGS = [
+    dict(players=3),
+    dict(players=2, edition="choice"),
+    dict(players=1, mode="solo"),
+    dict(players=3, mode="cooperative"),
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(map(str, s.values())))
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:40"])
+def test_bots_play_legal_actions_to_the_end(settings, spec):
+    match = aloftnb.new_match("balloons", seed=5, **settings)
+    bot, rng = make_bot(spec), random.Random(1)
+    while not match.is_over:
+        action = bot.choose(match.rules, match.state, match.current_player, rng)
+        assert action in match.legal_actions()
+        match.play(action)
+    assert match.winners()
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:60"])
+def test_bots_are_deterministic_given_their_rng(spec):
+    rules = make_rules("balloons", 3)
+    state = rules.initial_state(11)
+    for _ in range(9):  # a position with balloons in the air
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    choices = {make_bot(spec).choose(rules, state, rules.current_player(state),
+                                     random.Random(99)) for _ in range(3)}
+    assert len(choices) == 1
+
+
+def _with_rival_colours(rules, state, seat, colours):
+    """The same position with other seats' (hidden) colour cards replaced."""
+    new = list(state.colours)
+    for other, colour in zip([p for p in range(rules.players) if p != seat], colours):
+        new[other] = colour
+    return state._replace(colours=tuple(new))
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:80"])
+def test_searching_bots_never_read_hidden_colours(spec):
+    # Two worlds the seat cannot tell apart (only rivals' secret colours differ) must get the
+    # same move from the same rng: the bot may only look at them through determinize.
+    rules = make_rules("balloons", 3)
+    state = rules.initial_state(3)
+    rng = random.Random(4)
+    for _ in range(12):
+        actions = rules.legal_actions(state)
+        state = rules.apply(state, actions[int(rng.random() * len(actions))])
+    seat = rules.current_player(state)
+    mine = state.colours[seat]
+    free = [c for c in range(5) if c != mine]
+    world_a = _with_rival_colours(rules, state, seat, free[:2])
+    world_b = _with_rival_colours(rules, state, seat, free[2:4])
+    assert world_a.colours != world_b.colours
+    assert rules.view(world_a, seat) == rules.view(world_b, seat)
+    bot = make_bot(spec)
+    assert (bot.choose(rules, world_a, seat, random.Random(8))
+            == bot.choose(rules, world_b, seat, random.Random(8)))
+
+
+def test_mcts_finds_the_winning_move_in_a_small_game():
+    rules = TakeAway(2)
+    state = rules.initial_state(0)  # 5 stones: taking 2 leaves 3, a lost position for the rival
+    for seed in range(3):
+        assert MCTSBot(iterations=400).choose(rules, state, 0, random.Random(seed)) == Action(
+            "take", n=2)
+    # From 4 stones the winning move is to take 1.
+    assert MCTSBot(iterations=400).choose(rules, (4, 0, None), 0, random.Random(0)) == Action(
+        "take", n=1)
+
+
+def test_greedy_takes_an_immediate_win_by_score_fallback():
+    rules = TakeAway(2)
+    assert game_hooks(rules) is None  # no hooks module next to this test game: score fallback
+    for seed in range(5):
+        assert GreedyBot().choose(rules, (2, 1, None), 1, random.Random(seed)) == Action(
+            "take", n=2)
+
+
+def test_mcts_with_a_time_budget_returns_a_legal_action():
+    rules = make_rules("balloons", 3)
+    state = rules.initial_state(1)
+    action = MCTSBot(iterations=None, seconds=0.05).choose(rules, state, 0, random.Random(0))
+    assert action in rules.legal_actions(state)
+
+
+def test_search_statistics_add_up():
+    rules = make_rules("balloons", 2)
+    state = rules.initial_state(2)
+    root = MCTSBot(iterations=150).search(rules, state, 0, random.Random(0))
+    assert root.visits == 150
+    assert sum(child.visits for child in root.children.values()) == 150
+    assert set(root.children) <= set(rules.legal_actions(state))
+
+
+def test_single_legal_action_is_played_without_search():
+    rules = TakeAway(2)
+    assert MCTSBot(iterations=1).choose(rules, (1, 0, None), 0, random.Random(0)) == Action(
+        "take", n=1)
+
+
+def test_balloons_hooks_are_found_and_rewards_are_in_range(finished_match):
+    rules, state = finished_match.rules, finished_match.state
+    hooks = game_hooks(rules)
+    assert hooks is not None and hooks.__name__ == "aloftnb.games.balloons.metrics"
+    rewards = outcome_rewards(rules, state)
+    assert set(rewards) == {0, 1, 2}
+    assert all(0.0 <= r <= 1.0 for r in rewards.values())
+    for winner in finished_match.winners():
+        assert rewards[winner] == max(rewards.values())
+    solo = aloftnb.new_match("balloons", players=1, mode="solo", seed=3)
+    while not solo.is_over:
+        solo.play(solo.legal_actions()[-1])
+    worst = solo.rules.columns + 3 * len(solo.rules.ids)
+    assert outcome_rewards(solo.rules, solo.state) == {0: 1 - solo.scores()[0] / worst}
+
+
+def test_rank_rewards_share_ties():
+    rules = make_rules("balloons", 3)
+
+    class Fixed:
+        pass
+
+    scores = {0: 10, 1: 10, 2: 3}
+    original = rules.scores
+    rules.scores = lambda state: scores  # type: ignore[method-assign]
+    try:
+        assert rank_rewards(rules, Fixed()) == {0: 0.75, 1: 0.75, 2: 0.0}
+    finally:
+        rules.scores = original  # type: ignore[method-assign]
+
+
+def test_searching_bots_beat_random_play():
+    results = aloftnb.playtest.simulate("balloons", players=3, bots="mcts:60,random,random",
+                                        games=24, seed=1, workers=1, progress=False)
+    assert results["win_0"].mean() > 0.6  # a fair share would be a third
