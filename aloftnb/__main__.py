@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .playtest.metrics import design_metrics, win_rates
-    from .playtest.simulate import simulate
+    from .playtest.simulation import simulate
 
     options = dict(args.option)
     results = simulate(args.game, players=args.players, bots=args.bots, games=args.games,
@@ -74,7 +74,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         results.to_csv(args.out, index=False)
         print(f"results: {args.out}")
     if args.report:
-        from .playtest.report import report
+        from .playtest.reports import report
 
         report(results, args.report)
         print(f"report: {args.report}")
@@ -140,7 +140,7 @@ def bench_match(seconds: float) -> None:
 
 
 def bench_simulate(games: int) -> None:
-    from .playtest.simulate import simulate
+    from .playtest.simulation import simulate
 
     start = time.perf_counter()
     results = simulate("balloons", players=3, bots="random", games=games, seed=0, workers=2,

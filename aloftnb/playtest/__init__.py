@@ -10,17 +10,17 @@ Imported lazily: pandas and bokeh load only when these are used.
 from importlib import import_module
 
 _EXPORTS = {
-    "simulate": "simulate", "results_match": "simulate",
+    "simulate": "simulation", "results_match": "simulation",
     "design_metrics": "metrics", "win_rates": "metrics",
-    "compare": "compare", "Comparison": "compare",
+    "compare": "comparison", "Comparison": "comparison",
     "dashboard": "plots", "show": "plots", "score_distributions": "plots",
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
-    "report": "report",
+    "report": "reports", "report_html": "reports",
 }
 
 __all__ = [
     "Comparison", "compare", "dashboard", "design_metrics", "length_histogram",
-    "position_heatmap", "report", "results_match", "score_distributions", "show", "simulate",
+    "position_heatmap", "report", "report_html", "results_match", "score_distributions", "show", "simulate",
     "win_rate_plot", "win_rates",
 ]
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..errors import AloftnbError
 from .metrics import metric_samples
-from .simulate import simulate
+from .simulation import simulate
 from .stats import holm, two_proportion_test, welch_test
 
 

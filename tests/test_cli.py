@@ -1,0 +1,70 @@
+"""The command line: `aloftnb simulate ...`, `aloftnb bench`, `aloftnb games`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+
+from aloftnb.__main__ import main
+from aloftnb.playtest import results_match
+
+
+def test_simulate_writes_csv_and_report(tmp_path, capsys):
+    out, html = tmp_path / "results.csv", tmp_path / "report.html"
+    code = main(["simulate", "balloons", "--players", "3", "--bots", "greedy,random,random",
+                 "--games", "12", "--seed", "4", "--workers", "1", "--out", str(out),
+                 "--report", str(html)])
+    assert code == 0
+    printed, progress = capsys.readouterr()
+    assert "12 games of balloons (3 players, bots greedy,random,random), 0 with errors" in printed
+    assert "win_rate_seat_0" in printed and f"results: {out}" in printed
+    assert "12/12 games done" in progress  # the progress bar's closing line
+    results = pd.read_csv(out, keep_default_na=False, na_values=[""])
+    assert len(results) == 12 and set(results["bot_0"]) == {"greedy"}
+    assert results_match(results, 11).is_over
+    assert "<script" in html.read_text() and "Final positions" in html.read_text()
+
+
+def test_simulate_options_are_read_as_json_or_text(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    assert main(["simulate", "balloons", "--players", "2", "--games", "3", "--no-progress",
+                 "-o", "edition=choice", "-o", "columns=10", "--workers", "1",
+                 "--out", str(out)]) == 0
+    options = json.loads(pd.read_csv(out)["options"][0])
+    assert options["edition"] == "choice" and options["columns"] == 10
+    assert capsys.readouterr().err == ""  # --no-progress: nothing on stderr
+
+
+def test_bad_input_exits_2_with_a_message(capsys):
+    assert main(["simulate", "balloons", "--players", "3", "--bots", "nope", "--games", "2",
+                 "--no-progress"]) == 2
+    assert "aloftnb: error: no bot called 'nope'" in capsys.readouterr().err
+    assert main(["simulate", "balloons", "--players", "9", "--games", "2", "--no-progress"]) == 2
+    assert "not 9" in capsys.readouterr().err
+
+
+def test_games_lists_the_registered_games(capsys):
+    assert main(["games"]) == 0
+    names = [g["name"] for g in json.loads(capsys.readouterr().out)]
+    assert "balloons" in names
+
+
+def test_bench_prints_one_json_line_per_measure():
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    done = subprocess.run([sys.executable, "-m", "aloftnb", "bench", "--quick"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    measures = [line["measure"] for line in lines]
+    assert measures[0] == "machine"
+    assert "balloons_random_games_per_s_fast_path" in measures
+    assert "balloons_random_games_per_s_match" in measures
+    assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
+    assert any(m.startswith("balloons_mcts_") for m in measures)
+    assert measures[-1] == "openspiel_connect_four_random_actions_per_s"
+    for line in lines[1:]:  # a figure, or a reason why there is none
+        assert (isinstance(line["value"], float) and line["value"] > 0) or line.get("skipped")
