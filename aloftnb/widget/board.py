@@ -344,7 +344,7 @@ class Board(anywidget.AnyWidget):
             self.choices = choices
             self.selection_hint = self.hints()
             self.status = self.status_text()
-            self.log = [{"text": f"{i}. {entry}", "undone": i > match.position}
+            self.log = [{"text": str(entry), "undone": i > match.position}
                         for i, entry in enumerate(match.timeline, start=1)]
             self.viewers = [["turn", "Hot seat (player to move)"],
                             ["designer", "Designer (everything)"]] + [

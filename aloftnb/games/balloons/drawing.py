@@ -107,7 +107,7 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     safety_y = zone_y + 72
     row_y = safety_y + 44
     width = LEFT + sky_w + 10
-    height = row_y + 110
+    height = row_y + (108 if view["step"] == "over" else 92)
     over = view["step"] == "over"
     tokens = view.get("tokens", {})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
