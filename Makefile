@@ -78,34 +78,36 @@ chromium:
 	fi
 
 # -- tests ---------------------------------------------------------------------------------------
-# pytest's exit code goes through unchanged: 5 (nothing collected) fails like any other.
+# $(1): "notebooks" to also check that every notebook was committed run (nbval compares nothing in
+# a cell saved without an execution count); $(2): what pytest runs. pytest's exit code goes through
+# unchanged (5, nothing collected, fails like any other); a notebook problem fails the run too,
+# after pytest has reported everything else.
+NOTEBOOK_CHECK := $(BIN)/python tests/check_notebooks_committed.py
+
 define run_pytest
-	@echo '==> pytest $(1)'
-	@status=0; SECONDS=0; \
+	@status=0; checked=0; notes=""; SECONDS=0; \
+	if [ "$(1)" = notebooks ]; then notes=$$($(NOTEBOOK_CHECK) 2>&1) || checked=$$?; echo "$$notes"; fi; \
+	echo '==> pytest $(2) $(PYTEST_FLAGS)'; \
 	ALOFTNB_CHROMIUM="$$( [ -x "$(CHROMIUM)" ] && echo "$(CHROMIUM)" || echo /usr/bin/chromium )" \
-	  $(PYTEST) $(1) $(PYTEST_FLAGS) || status=$$?; \
+	  $(PYTEST) $(2) $(PYTEST_FLAGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make: pytest collected no tests: failing" >&2; fi; \
 	echo "==> pytest exit $$status after $$SECONDS s"; \
-	exit $$status
+	if [ $$checked -ne 0 ]; then echo "$$notes" >&2; echo "make: failing: notebooks not committed with outputs" >&2; fi; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; exit $$checked
 endef
 
-check-notebooks-exist:
-	@ls notebooks/*.ipynb >/dev/null 2>&1 || { echo "make: no notebooks in notebooks/" >&2; exit 1; }
-	@echo "==> notebooks checked by nbval: $$(echo notebooks/*.ipynb)"
-
-test: $(VENV)/.installed-test chromium check-notebooks-exist
-	$(call run_pytest,tests notebooks $(NBVAL_FLAGS))
+test: $(VENV)/.installed-test chromium
+	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS))
 
 test-fast: $(VENV)/.installed-test
-	$(call run_pytest,tests -m "not browser")
+	$(call run_pytest,,tests -m "not browser")
 
-notebooks: $(VENV)/.installed-test check-notebooks-exist
-	$(call run_pytest,notebooks $(NBVAL_FLAGS))
+notebooks: $(VENV)/.installed-test
+	$(call run_pytest,notebooks,notebooks $(NBVAL_FLAGS))
 
 browser: $(VENV)/.installed-test chromium
-	$(call run_pytest,tests/browser)
+	$(call run_pytest,,tests/browser)
 
 clean:
 	rm -rf $(VENV)
 
-.PHONY: check-notebooks-exist
