@@ -336,10 +336,9 @@ class AluRules(Rules):
         # Instant ends, checked after every action.
         if kind == "attack" and not camps[other]:
             return self._over(s, camps, raided, resources, control, (seat,), ELIMINATED)
-        # RULING: if both reach the winning count at once, the acting player wins.
-        for candidate in (seat, other):
-            if _popcount(control[candidate]) >= self.win_tiles:
-                return self._over(s, camps, raided, resources, control, (candidate,), CONTROL)
+        # Only the actor can gain control: its camps and attacks only ever cost the other side.
+        if _popcount(control[seat]) >= self.win_tiles:
+            return self._over(s, camps, raided, resources, control, (seat,), CONTROL)
         if s.actions_left > 1:
             # RULING: the game also ends when neither player has any legal action left, even
             # with resources in hand (nothing either can do will change the board again).
@@ -564,7 +563,8 @@ class AluRules(Rules):
         if have != needed:
             wanted = ", ".join(repr(k) for k in sorted(needed)) or "no fields"
             got = ", ".join(repr(k) for k in sorted(have)) or "none"
-            raise IllegalAction(f"a {action.type!r} action takes {wanted}; got {got}")
+            article = "an" if action.type[0] in "aeiou" else "a"
+            raise IllegalAction(f"{article} {action.type!r} action takes {wanted}; got {got}")
         if needed:
             tile = action.tile
             key = tile.strip().lower() if isinstance(tile, str) else tile
