@@ -128,6 +128,8 @@ class BalloonsRules(Rules):
             raise InvalidOptions(
                 f"{mode} balloons is for {allowed[0]}-{allowed[1]} players, not {players}{hint}"
                 if allowed[0] != allowed[1] else f"solo balloons is for 1 player, not {players}")
+        # RULING: every mode and both editions use the fixed text's player-count table (so the
+        # choice edition with 5 players has 5 launch-zone trucks, and cooperative games use it too).
         setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
                      None)
         if setup is None:
@@ -151,6 +153,7 @@ class BalloonsRules(Rules):
                                  f"(trucks={self.truck_count}): with one, no truck could move")
         self.ids: tuple[str, ...] = tuple(opts["balloons"])
         self.index = {bid: i for i, bid in enumerate(self.ids)}
+        # RULING: cooperative play follows the solo rules and score (the 3-point penalty).
         self.solo_rules = mode != "competitive"  # solo and cooperative share the solo rules
         colour_index = {c: i for i, c in enumerate(COLOURS)}
         self.balloon_colours = tuple(
@@ -167,7 +170,7 @@ class BalloonsRules(Rules):
 
     @property
     def higher_score_wins(self) -> bool:
-        return self.mode == "competitive"
+        return self.mode == "competitive"  # RULING: solo and cooperative: lower is better
 
     # -- set-up --------------------------------------------------------------------------------
     def initial_state(self, seed: int) -> BalloonsState:
@@ -178,7 +181,9 @@ class BalloonsRules(Rules):
         if self.mode == "competitive":
             colours = tuple(rng.sample(range(len(COLOURS)), self.players))
         else:
-            rng.shuffle(row)  # only solo rules make the row order matter
+            # RULING: only the solo rules shuffle the row; the competitive row stays in catalogue
+            # order and any packed balloon of it may be unpacked.
+            rng.shuffle(row)
         return BalloonsState(
             self, trucks=tuple(range(1, t + 1)), safety=1, status=(PACKED,) * n,
             where=(-1,) * n, altitude=(0,) * n, load=(-1,) * t,
@@ -195,7 +200,7 @@ class BalloonsRules(Rules):
     def legal_actions(self, state: BalloonsState) -> list[Action]:
         step = state.step
         if step == ADVANCE:
-            return self._advances(state) or list(self._pass)
+            return self._advances(state) or list(self._pass)  # RULING: pass is an explicit action
         if step == WIND:
             return [self._wind[k] for k in self._wind_choices(state)]
         return []
@@ -203,7 +208,7 @@ class BalloonsRules(Rules):
     def _advances(self, s: BalloonsState) -> list[Action]:
         acts: list[Action] = []
         status, where, altitude, sky = s.status, s.where, s.altitude, s.sky
-        free = [k for k, b in enumerate(s.load) if b < 0]
+        free = [k for k, b in enumerate(s.load) if b < 0]  # RULING: one per truck, both editions
         top, columns, solo = self.altitudes, self.columns, self.solo_rules
         first = s.row[0] if (solo and s.row) else -1
         for b in self._balloon_range:
@@ -215,6 +220,8 @@ class BalloonsRules(Rules):
             elif st == UNPACKED:
                 acts.append(self._inflate[b])
             elif st == INFLATED:
+                # RULING: a truck beyond the last column (choice edition, final advance) has no sky
+                # above it, so its balloon cannot launch.
                 c = s.trucks[where[b]]
                 if (c <= columns and not (sky[1] >> (c - 1)) & 7 and not (sky[2] >> c) & 1
                         and (not solo or self._diagonals_clear(s, b, c, 1))):
@@ -228,7 +235,11 @@ class BalloonsRules(Rules):
         return acts
 
     def _diagonals_clear(self, s: BalloonsState, b: int, column: int, altitude: int) -> bool:
-        """Solo rule: no flying balloon sharing a colour with `b` diagonally next to the cell."""
+        """Solo rule: no flying balloon sharing a colour with `b` diagonally next to the cell.
+
+        RULING: only flying balloons count (balloons on trucks are below the sky), and specials,
+        which carry no colour, never share one.
+        """
         mine = self.balloon_colours[b]
         if not mine:
             return True
@@ -296,7 +307,9 @@ class BalloonsRules(Rules):
     def _next_turn(self, s, status, where, altitude, load, sky, row) -> BalloonsState:
         trucks, safety, turn = s.trucks, s.safety, s.turn + 1
         player = (s.player + 1) % self.players
-        if s.lead_passed:  # choice edition: that was the last advance
+        # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
+        # has passed: that turn's advance was the last.
+        if s.lead_passed:
             return BalloonsState(self, trucks, safety, status, where, altitude, load, sky, row,
                                  s.colours, turn, -1, OVER, "", True)
         if not any(sky):
@@ -305,7 +318,8 @@ class BalloonsRules(Rules):
         if self.edition == "choice":
             return BalloonsState(self, trucks, safety, status, where, altitude, load, sky, row,
                                  s.colours, turn, player, WIND, "", False)
-        # Fixed edition: the wind blows at the start of the next player's turn.
+        # RULING (fixed edition): the wind of the next player's turn is applied right here, after
+        # this advance, so the state that player sees already shows it in `wind`.
         trucks, safety, text = fixed_wind(trucks, safety)
         if trucks[-1] > self.columns:  # the game ends before that player advances
             return BalloonsState(self, trucks, safety, status, where, altitude, load, sky, row,
@@ -322,9 +336,14 @@ class BalloonsRules(Rules):
 
     def formation_width(self, s: BalloonsState) -> int:
         columns = [s.where[b] for b in self._balloon_range if s.status[b] == FLYING]
-        return max(columns) - min(columns) + 1 if columns else 0  # RULING: no formation is 0 wide
+        return max(columns) - min(columns) + 1 if columns else 0  # RULING: no formation: 0 wide
 
     def scores(self, s: BalloonsState) -> dict[int, float]:
+        """RULING: before the end this reports the formation as it stands (designer information).
+
+        Competitive: specials score for no one, and every tied seat wins (Rules.winners). Solo and
+        cooperative: one shared score, so winners() lists every seat.
+        """
         if self.mode == "competitive":
             tokens = self.tokens(s)
             return {
@@ -376,7 +395,7 @@ class BalloonsRules(Rules):
 
     def view(self, s: BalloonsState, seat: int | None) -> dict[str, Any]:
         data = self.state_to_dict(s)
-        if s.step != OVER:  # colour cards are revealed at scoring
+        if s.step != OVER:  # RULING: colour cards are revealed to every view once the game ends
             data["colours"] = {k: v for k, v in data["colours"].items() if k == str(seat)}
         return data
 
@@ -530,7 +549,11 @@ def _launch_zone_move(trucks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
 
 
 def fixed_wind(trucks: tuple[int, ...], safety: int) -> tuple[tuple[int, ...], int, str]:
-    """The fixed-wind edition's three cases: returns (trucks, safety, what happened)."""
+    """The fixed-wind edition's three cases: returns (trucks, safety, what happened).
+
+    RULING: in the third case the safety truck moves one column, which puts it under the last
+    truck again (the only position behind it that the cycle reaches is one column).
+    """
     grouped = trucks[-1] - trucks[0] == len(trucks) - 1
     if grouped and safety != trucks[0]:
         return trucks, safety + 1, f"the safety truck moved to column {safety + 1}"
@@ -621,6 +644,7 @@ class _StateReader:
         trucks = tuple(trucks)
         if any(b <= a for a, b in zip(trucks, trucks[1:])):
             self.fail(f"'trucks' must be in distinct columns, left to right: {list(trucks)}")
+        # RULING: edits too keep the shape the wind makes: one group, or two split by one column.
         gaps = [b - a - 1 for a, b in zip(trucks, trucks[1:]) if b - a > 1]
         if len(gaps) > 1 or (gaps and gaps[0] != 1):
             self.fail(f"trucks {list(trucks)} must form one group, or two groups with one empty "
@@ -717,6 +741,8 @@ class _StateReader:
                                   "colour and may not touch diagonally")
         trucks, safety = s.trucks, s.safety
         if r.edition == "fixed":
+            # RULING: an edited safety truck sits under the last truck, or one column behind it
+            # when the trucks form one group (what the three-case wind can produce).
             grouped = trucks[-1] - trucks[0] == len(trucks) - 1
             if not (safety == trucks[0] or (grouped and safety == trucks[0] - 1)):
                 self.fail(f"in the fixed-wind edition the safety truck (column {safety}) is under "
