@@ -92,6 +92,19 @@ def test_ruling_square_first_camp_may_touch_circle():
     assert [a.type for a in match.legal_actions()] == ["camp"] * len(first)
 
 
+def test_ruling_a_player_with_no_camp_in_a_set_up_position_starts_again_on_an_edge():
+    match = at("""
+        . . . . . . . .
+        . . . . . . . .
+        . . . C . . . .
+        . . . . . . . .
+        . . . . . . . .
+    """, to_act="square")
+    assert not match.is_over
+    assert {a.type for a in match.legal_actions()} == {"camp"}
+    assert len(targets(match, "camp")) == 22
+
+
 def test_circle_has_two_actions_on_the_first_turn_then_everyone_three():
     match = new()
     match.play({"type": "camp", "tile": "a1"})
@@ -168,6 +181,18 @@ def test_restore_returns_the_raiding_piece_and_either_player_may_restore():
     assert derived(match)["raiding_pieces_left"] == 14
     assert player(match, "square")["construction"] == {"available": 24, "spent": 1}
     assert targets(match, "camp") == ["c3", "d2", "d4", "e3"]
+
+
+def test_ruling_food_has_no_upper_limit():
+    match = at("""
+        . . . . . . . .
+        . . . . . . . .
+        . . . C . . . .
+        . . . . . . . .
+        . . . . . . . S
+    """, circle={"food": 40, "not_usable_yet": 3})
+    match.play({"type": "raid", "tile": "d2"})
+    assert player(match, "circle")["food"] == {"available": 40, "not_usable_yet": 4, "spent": 0}
 
 
 def test_camp_on_a_raided_tile_costs_two_construction_and_one_iron():

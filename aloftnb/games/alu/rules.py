@@ -26,7 +26,8 @@ TILE_CONTENTS = ("empty", "circle", "square", "raided")
 TILE_ACTIONS = ("camp", "raid", "restore", "raided_camp", "attack")
 END_TURN = "end_turn"
 
-# Indexes into a seat's resource tuple.
+# Indexes into a seat's resource tuple. RULING: food has no upper limit; the text does not say
+# how many food sliders a counter holds.
 CONSTRUCTION, CONSTRUCTION_SPENT, IRON, IRON_SPENT, FOOD, FOOD_PENDING, FOOD_SPENT = range(7)
 
 # Why a game ended (the "reason" of a result).
