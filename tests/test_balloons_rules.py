@@ -87,7 +87,8 @@ def test_five_colours_ten_regular_balloons_and_three_specials():
     (5, {}, 5, ["lion", "wolf", "monkey"]),
     (5, {"mode": "cooperative"}, 5, ["lion", "wolf", "monkey"]),
     (5, {"edition": "choice"}, 5, ["lion", "wolf", "monkey"]),  # RULING: choice uses the table
-])
+], ids=["solo-1", "competitive-2", "competitive-3", "competitive-4", "choice-4", "cooperative-2",
+        "competitive-5", "cooperative-5", "choice-5"])
 def test_player_count_table(players, options, trucks, specials):
     state = new(players, **options).state.to_dict()
     assert state["trucks"] == list(range(1, trucks + 1))

@@ -130,6 +130,7 @@ class BalloonsRules(Rules):
                 if allowed[0] != allowed[1] else f"solo balloons is for 1 player, not {players}")
         # RULING: every mode and both editions use the fixed text's player-count table (so the
         # choice edition with 5 players has 5 launch-zone trucks, and cooperative games use it too).
+        # RULING: the catalogue names lion and wolf as the two specials for 1-4 players.
         setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
                      None)
         if setup is None:
@@ -187,7 +188,8 @@ class BalloonsRules(Rules):
         return BalloonsState(
             self, trucks=tuple(range(1, t + 1)), safety=1, status=(PACKED,) * n,
             where=(-1,) * n, altitude=(0,) * n, load=(-1,) * t,
-            sky=(0,) * (self.altitudes + 2), row=tuple(row), colours=colours, turn=0, player=0,
+            sky=(0,) * (self.altitudes + 2), row=tuple(row), colours=colours, turn=0,
+            player=0,  # RULING: seat 0 starts (the texts do not say who does)
             step=ADVANCE, wind="", lead_passed=False)
 
     # -- the fast path -------------------------------------------------------------------------
