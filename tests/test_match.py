@@ -657,3 +657,18 @@ def test_rules_fast_path_is_pure():
     match = aloftnb.new_match("balloons", players=3, seed=4)
     match.play(action)
     assert match.state == after
+
+
+def test_a_failing_listener_does_not_undo_or_hide_the_change():
+    match = aloftnb.new_match("balloons", players=3, seed=1)
+    calls = []
+
+    def broken(m, change):
+        calls.append(change)
+        raise RuntimeError("listener bug")
+
+    match.subscribe(broken)
+    action = match.legal_actions()[0]
+    with pytest.warns(RuntimeWarning, match="listener bug"):
+        assert match.play(action) == action
+    assert match.position == 1 and calls == ["action"]

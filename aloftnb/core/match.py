@@ -9,6 +9,7 @@ import copy
 import inspect
 import json
 import secrets
+import warnings
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -228,8 +229,12 @@ class Match:
             callback = ref() if isinstance(ref, weakref.WeakMethod) else ref
             if callback is None:
                 self._listeners.remove(ref)
-            else:
+                continue
+            try:
                 callback(self, change)
+            except Exception as exc:  # the change is made; a broken listener must not hide that
+                warnings.warn(f"a listener of this match failed after a {change}: {exc!r}",
+                              RuntimeWarning, stacklevel=3)
 
     # -- saving --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
