@@ -100,9 +100,26 @@ def test_action_paths_are_a_tile_then_the_action():
         "do:end_turn"]
     offered = [choice["action"] for choice in board.choices]
     assert offered == [a.to_dict() for a in match.legal_actions()]
-    for choice in board.choices:  # the first key is drawn; the second becomes a menu button
-        assert f'data-key="{choice["path"][0]}"' in board.svg
+    for choice in board.choices:  # a tile, then an action button of the drawn action bar
         assert choice["path"][1].startswith("do:")
+        for key in choice["path"]:
+            assert f'data-key="{key}"' in board.svg
+
+
+def test_the_action_bar_follows_the_tiles_and_says_each_cost():
+    match, board = new_board()
+    svg = board.svg
+    buttons = re.findall(r'data-key="(do:[a-z_]+)" class="[^"]*" aria-label="([^"]*)"', svg)
+    assert dict(buttons) == {
+        "do:camp": "Set up a camp (1 construction)",
+        "do:raid": "Raid (1 construction, +1 food)",
+        "do:restore": "Restore (1 construction)",
+        "do:raided_camp": "Camp on raided tile (2 construction, 1 iron)",
+        "do:attack": "Attack (1 iron, 1 food)",
+        "do:end_turn": "End the turn (when no action is possible)",
+    }
+    # Tab order is document order: every tile comes before the first action button.
+    assert svg.rindex('data-key="tile:') < svg.index('data-key="do:')
 
 
 def test_a_tile_offers_only_its_legal_actions():
@@ -158,14 +175,18 @@ def test_explain_says_why_a_tile_does_nothing():
     match, board = new_board()
     front_end(board, {"intent": "explain", "path": ["tile:c3"]})
     assert board.message["text"] == (
-        "c3: c3 is not on the board's edge; circle's first camp must be on one")
+        "c3 is not on the board's edge; circle's first camp must be on one")
     match.set_state(match.rules.position(FIGURE_B, to_act="circle"))
     assert board.explain(["tile:d1"]) == (
         "d1 holds circle's own camp; actions go on the tiles next to your camps")
     assert board.explain(["tile:c1"]).startswith("c1: attacking costs 1 iron and 1 food")
-    assert board.explain(["tile:h5"]).startswith("h5: h5 is not orthogonally next to")
+    assert board.explain(["tile:h5"]).startswith("h5 is not orthogonally next to")
     assert board.explain(["tile:zz"]) == "there is no tile 'zz'"
-    assert board.explain(["do:camp"]) == "nothing can be played there now"
+    assert board.explain(["do:camp"]) == "choose a tile first, then an action for it"
+    assert board.explain(["tile:g1", "do:raid"]).startswith("g1 is not orthogonally next")
+    assert board.explain(["tile:c1", "do:attack"]).startswith("c1: attacking costs 1 iron")
+    assert "ends early only when no action is possible" in board.explain(["do:end_turn"])
+    assert board.explain(["do:fly"]) == "nothing can be played there now"
 
 
 def test_a_bot_can_take_a_seat_and_play_from_the_board():

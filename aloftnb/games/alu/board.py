@@ -51,19 +51,30 @@ class GameBoard(Board):
         rules, state = match.rules, match.state
         if match.is_over:
             return "the game is over"
-        key = path[0] if path else ""
-        if not key.startswith("tile:"):
+        tiles = [k.split(":", 1)[1] for k in path if k.startswith("tile:")]
+        kinds = [k.split(":", 1)[1] for k in path if k.startswith("do:")]
+        if kinds and kinds[0] not in rules.action_types:
             return "nothing can be played there now"
-        tile = key.split(":", 1)[1]
+        if kinds == [END_TURN]:
+            return rules.problem(state, rules._end_turn) or "the turn can end now"
+        if not tiles:
+            if kinds:
+                return "choose a tile first, then an action for it"
+            return "nothing can be played there now"
+        tile = tiles[0]
         if tile not in rules.index:
             return f"there is no tile {tile!r}"
         if rules.legal_actions(state) == [rules._end_turn]:
             return (f"{SEAT_NAMES[state.player]} has no legal action left this turn: "
                     "choose 'end the turn'")
         content = match.view(None)["board"][tile]
-        seat_name = SEAT_NAMES[state.player]
-        if content == seat_name:
-            return (f"{tile} holds {seat_name}'s own camp; actions go on the tiles next to your "
-                    "camps")
-        kind = {"empty": "camp", "raided": "restore"}.get(content, "attack")
-        return f"{tile}: {rules.problem(state, AluAction(kind, tile=tile))}"
+        if kinds:
+            kind = kinds[0]
+        else:
+            seat_name = SEAT_NAMES[state.player]
+            if content == seat_name:
+                return (f"{tile} holds {seat_name}'s own camp; actions go on the tiles next to "
+                        "your camps")
+            kind = {"empty": "camp", "raided": "restore"}.get(content, "attack")
+        problem = rules.problem(state, AluAction(kind, tile=tile)) or f"{kind} {tile} is legal"
+        return problem if tile in problem else f"{tile}: {problem}"

@@ -21,6 +21,14 @@ PANEL = 310
 FONT = 'font-family="system-ui, sans-serif"'
 COLOURS = {"circle": "#1f5fa8", "square": "#b4541a"}
 NAMES = ("circle", "square")
+ACTION_BUTTONS = (
+    ("camp", "Set up a camp", "1 construction"),
+    ("raid", "Raid", "1 construction, +1 food"),
+    ("restore", "Restore", "1 construction"),
+    ("raided_camp", "Camp on raided tile", "2 construction, 1 iron"),
+    ("attack", "Attack", "1 iron, 1 food"),
+    ("end_turn", "End the turn", "when no action is possible"),
+)
 
 
 def _attr(text: str) -> str:
@@ -99,7 +107,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], *, interactive=(), selecte
     grid_w, grid_h = columns * CELL, rows * CELL
     px = LEFT + grid_w + 24
     width = px + PANEL
-    height = max(TOP + grid_h + 90, 470)
+    height = max(TOP + grid_h + 150, 470)
     over = view["result"] is not None
     current = view["current_player"]
     if over:
@@ -152,15 +160,32 @@ def draw_board(rules: AluRules, view: dict[str, Any], *, interactive=(), selecte
     out.append(f'<rect x="{LEFT}" y="{TOP}" width="{grid_w}" height="{grid_h}" fill="none" '
                'stroke="#4e4536" stroke-width="2.5" aria-hidden="true"/>')
 
-    # Legend under the grid: the cheat card's costs and what the marks mean.
+    # The action bar, like the cheat card: one button per action, with its cost. It follows the
+    # tiles in the document, so once a tile is chosen a single Tab reaches its actions.
+    by = TOP + grid_h + 14
+    bw, bh = grid_w / 3, 40
+    out.append('<g class="alu-actions" role="group" aria-label="actions">')
+    for i, (kind, name, cost) in enumerate(ACTION_BUTTONS):
+        bx, y0 = LEFT + (i % 3) * bw, by + (i // 3) * (bh + 6)
+        out.append(f'<g data-key="do:{kind}" class="action-button action-{kind}" '
+                   f'aria-label="{_attr(f"{name} ({cost})")}">'
+                   f'<rect class="face" x="{bx + 2}" y="{y0}" width="{bw - 4}" height="{bh}" '
+                   f'rx="6" fill="#eef1f4" stroke="#7d8a97"/>'
+                   f'<text x="{bx + bw / 2}" y="{y0 + 16}" text-anchor="middle" font-size="13" '
+                   f'font-weight="600" aria-hidden="true" {FONT}>{escape(name)}</text>'
+                   f'<text x="{bx + bw / 2}" y="{y0 + 32}" text-anchor="middle" font-size="10" '
+                   f'fill="#44546a" aria-hidden="true" {FONT}>{escape(cost)}</text>'
+                   f'<rect class="hit" x="{bx + 2}" y="{y0}" width="{bw - 4}" height="{bh}" '
+                   'rx="6" fill="#ffffff" fill-opacity="0"/></g>')
+    out.append("</g>")
+
+    # Legend: what the marks mean.
     legend = [
         "Stripes / : circle controls · stripes \\ : square controls · bar: raided",
-        "Camp, raid (+1 food next turn), restore: 1 construction each",
-        "Camp on a raided tile: 2 construction + 1 iron · attack: 1 iron + 1 food",
-        f"{derived['win_tiles']} controlled tiles win at once",
+        f"{derived['win_tiles']} controlled tiles win at once · pick a tile, then an action",
     ]
     for i, line in enumerate(legend):
-        out.append(f'<text x="{LEFT}" y="{TOP + grid_h + 22 + 16 * i}" font-size="11" '
+        out.append(f'<text x="{LEFT}" y="{by + 2 * bh + 26 + 16 * i}" font-size="11" '
                    f'fill="#33404d" class="alu-legend" {FONT}>{escape(line)}</text>')
 
     # The panel: one resource counter per player, then the shared pieces and the turn.
