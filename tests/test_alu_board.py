@@ -107,7 +107,7 @@ def test_action_paths_are_a_tile_then_the_action():
 
 
 def test_the_action_bar_follows_the_tiles_and_says_each_cost():
-    match, board = new_board()
+    _match, board = new_board()
     svg = board.svg
     buttons = re.findall(r'data-key="(do:[a-z_]+)" class="[^"]*" aria-label="([^"]*)"', svg)
     assert dict(buttons) == {
