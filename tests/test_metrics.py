@@ -164,7 +164,7 @@ def test_figures_hold_the_results(results):
     lengths = length_histogram(results).renderers[0].data_source.data
     assert sum(lengths["games"]) == len(results)
     scores = score_distributions(results)
-    lines = [r for r in scores.renderers if r.glyph.__class__.__name__ == "Line"]
+    lines = [r for r in scores.renderers if r.glyph.__class__.__name__ == "Step"]
     assert len(lines) == 3 and all(sum(r.data_source.data["games"]) == 30 for r in lines)
 
 

@@ -39,24 +39,41 @@ def _title(df: pd.DataFrame) -> str:
     return f"{df['game'].iloc[0]}, {seats(df)} players, {len(df)} games" if len(df) else "no games"
 
 
+def _score_bins(values: list[float]) -> list[float]:
+    """Bin centres shared by every seat: each whole score when scores are whole, else 20 bins."""
+    low, high = min(values), max(values)
+    if all(float(v).is_integer() for v in values) and high - low <= 200:
+        return [float(v) for v in range(int(low), int(high) + 1)]
+    width = (high - low) / 20 or 1.0
+    return [low + width * (i + 0.5) for i in range(20)]
+
+
 def score_distributions(df: pd.DataFrame) -> figure:
-    """How often each final score happened, one line per seat."""
+    """How often each final score happened, one step line per seat (zero counts included)."""
     check_results(df)
     done = finished_games(df)
     fig = figure(title="Final scores", width=WIDTH, height=HEIGHT, x_axis_label="score",
                  y_axis_label="games", tools="pan,box_zoom,reset,save,hover",
                  tooltips=[("seat", "@seat"), ("score", "@score"), ("games", "@games")])
-    for seat in range(seats(df)):
-        counts = done[f"score_{seat}"].value_counts().sort_index()
-        source = ColumnDataSource({"score": counts.index.tolist(), "games": counts.tolist(),
+    columns = [f"score_{seat}" for seat in range(seats(df))]
+    values = [float(v) for c in columns for v in done[c]]
+    if not values:
+        return fig
+    centres = _score_bins(values)
+    half = (centres[1] - centres[0]) / 2 if len(centres) > 1 else 0.5
+    for seat, score_column in enumerate(columns):
+        counts = [0] * len(centres)
+        for v in done[score_column]:  # the bins are evenly spaced: the nearest centre by arithmetic
+            i = round((float(v) - centres[0]) / (2 * half)) if len(centres) > 1 else 0
+            counts[min(max(i, 0), len(centres) - 1)] += 1
+        source = ColumnDataSource({"score": centres, "games": counts,
                                    "seat": [f"{seat} ({done[f'bot_{seat}'].iloc[0]})"]
-                                   * len(counts)})
+                                   * len(centres)})
         colour = Category10_10[seat % 10]
-        fig.line("score", "games", source=source, color=colour, line_width=2,
+        fig.step("score", "games", source=source, color=colour, line_width=2, mode="center",
                  legend_label=f"seat {seat}")
-        fig.scatter("score", "games", source=source, color=colour, size=4)
-    if seats(df):
-        fig.legend.click_policy = "hide"
+    fig.x_range.range_padding = half / max(centres[-1] - centres[0], 1.0)
+    fig.legend.click_policy = "hide"
     return fig
 
 

@@ -86,7 +86,9 @@ def simulate(game: str, *, players: int | None = None,
     parallel = executor is not None or workers > 1
     lanes = workers if executor is None else 8
     if chunk_size is None:
-        chunk_size = max(1, min(250, games // (lanes * 4) or 1)) if parallel else 1
+        # Small enough for a live progress bar and little lost work on Ctrl-C; large enough that
+        # sending a chunk costs little next to playing it.
+        chunk_size = max(1, min(100, games // (lanes * 16) or 1)) if parallel else 1
     chunks = _chunks(list(range(games)), chunk_size)
 
     if callable(progress):
@@ -142,6 +144,9 @@ def _run_parallel(spec, seed, chunks, games, executor, workers, hook):
                 rows.extend(future.result())
     finally:
         if own:
+            if interrupted:  # stop the games in progress now rather than at interpreter exit
+                for process in list(getattr(executor, "_processes", {}).values()):
+                    process.terminate()
             executor.shutdown(wait=not interrupted, cancel_futures=True)
     return rows, interrupted
 
