@@ -187,6 +187,9 @@ def test_explain_says_why_a_tile_does_nothing():
     assert board.explain(["tile:c1", "do:attack"]).startswith("c1: attacking costs 1 iron")
     assert "ends early only when no action is possible" in board.explain(["do:end_turn"])
     assert board.explain(["do:fly"]) == "nothing can be played there now"
+    assert board.explain(["tile:g1", "tile:h1"]) == (
+        "g1 was chosen, so h1 was not: choose an action for g1, or press Escape and then "
+        "choose h1")
 
 
 def test_a_bot_can_take_a_seat_and_play_from_the_board():

@@ -61,6 +61,9 @@ class GameBoard(Board):
             if kinds:
                 return "choose a tile first, then an action for it"
             return "nothing can be played there now"
+        if len(tiles) > 1:  # the front end keeps the first tile chosen; say how to switch
+            return (f"{tiles[0]} was chosen, so {tiles[1]} was not: choose an action for "
+                    f"{tiles[0]}, or press Escape and then choose {tiles[1]}")
         tile = tiles[0]
         if tile not in rules.index:
             return f"there is no tile {tile!r}"
