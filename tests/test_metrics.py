@@ -200,3 +200,18 @@ def test_dashboard_and_show_load_bokeh_inline(results, monkeypatch):
     aloftnb.playtest.show(results)
     assert loaded and loaded[0].mode == "inline"
     assert shown and shown[0].__class__.__name__ == "Column"
+
+
+def test_live_gives_a_jupyter_bokeh_widget_with_bokeh_loaded_inline(results, monkeypatch):
+    from aloftnb.playtest import plots
+
+    loaded = []
+    monkeypatch.setattr(plots, "_LOADED", False)
+    import bokeh.io
+
+    monkeypatch.setattr(bokeh.io, "output_notebook",
+                        lambda resources, hide_banner: loaded.append(resources.mode))
+    fig = length_histogram(results)
+    widget = aloftnb.playtest.live(fig)
+    assert type(widget).__name__ == "BokehModel" and loaded == ["inline"]
+    assert type(aloftnb.playtest.live(results)).__name__ == "BokehModel"

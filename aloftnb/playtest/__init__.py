@@ -13,13 +13,13 @@ _EXPORTS = {
     "simulate": "simulation", "results_match": "simulation",
     "design_metrics": "metrics", "win_rates": "metrics",
     "compare": "comparison", "Comparison": "comparison",
-    "dashboard": "plots", "show": "plots", "score_distributions": "plots",
+    "dashboard": "plots", "show": "plots", "live": "plots", "score_distributions": "plots",
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
     "report": "reports", "report_html": "reports",
 }
 
 __all__ = [
-    "Comparison", "compare", "dashboard", "design_metrics", "length_histogram",
+    "Comparison", "compare", "dashboard", "design_metrics", "length_histogram", "live",
     "position_heatmap", "report", "report_html", "results_match", "score_distributions", "show", "simulate",
     "win_rate_plot", "win_rates",
 ]

@@ -183,6 +183,17 @@ def load_bokeh() -> None:
         _LOADED = True
 
 
+def live(obj: Any, *, table: bool = False) -> Any:
+    """A jupyter_bokeh widget of results or a figure: change the figure's data sources from a
+    cell (e.g. after more games) and the displayed plot follows."""
+    from jupyter_bokeh import BokehModel
+
+    load_bokeh()
+    if isinstance(obj, pd.DataFrame):
+        obj = dashboard(obj, table=table)
+    return BokehModel(obj)
+
+
 def show(obj: Any, *, table: bool = False) -> None:
     """Show results (as a dashboard) or any bokeh figure in JupyterLab, with inline BokehJS."""
     from bokeh.io import show as bokeh_show
