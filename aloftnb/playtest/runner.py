@@ -45,9 +45,30 @@ class GameSpec:
         return make_rules(self.game, self.players, **self.options)
 
 
+def _remember_last_legal_actions(rules: Rules) -> None:
+    """The runner and the bot both ask for the same state's legal actions: compute them once.
+
+    Only on this worker's private rules object; states are immutable, so identity is enough.
+    Each caller gets its own copy of the list.
+    """
+    compute = rules.legal_actions
+    last: list[Any] = [None, []]
+
+    def legal_actions(state: Any) -> list:
+        if state is not last[0]:
+            last[0], last[1] = state, compute(state)
+        return list(last[1])
+
+    try:
+        rules.legal_actions = legal_actions  # type: ignore[method-assign]
+    except AttributeError:
+        pass  # a rules class with __slots__: no shortcut, same results
+
+
 def play_chunk(spec: GameSpec, run_seed: int, indices: list[int]) -> list[dict[str, Any]]:
     """Play the games with these indices; one row dict each. Runs in a worker."""
     rules = spec.rules()
+    _remember_last_legal_actions(rules)
     return [play_game(rules, spec, run_seed, index) for index in indices]
 
 
