@@ -33,6 +33,7 @@ function render({ model, el }) {
 
   const svgBox = h("div", { class: "aloft-svg", role: "group", "aria-label": "Board" });
   const menu = h("div", { class: "aloft-menu", role: "group", "aria-label": "Choices" });
+  const announcer = h("div", { class: "aloft-announce", "aria-live": "polite" });
   const message = h("div", { class: "aloft-message", role: "alert" });
   const banner = h("div", { class: "aloft-banner", hidden: "" },
     "No answer from the kernel. If it was restarted, run the cell that shows this board again.");
@@ -55,7 +56,7 @@ function render({ model, el }) {
 
   const root = h("div", { class: "aloft-board", tabindex: "-1" },
     header, banner, h("div", { class: "aloft-main" },
-      h("div", { class: "aloft-play" }, svgBox, menu, message, controls), side));
+      h("div", { class: "aloft-play" }, svgBox, menu, announcer, message, controls), side));
   el.append(root);
 
   function send(content) {
@@ -97,6 +98,11 @@ function render({ model, el }) {
       decorate();
       return;
     }
+    if (matching.length === 0 && selected.length && choices().some((c) => c.path[0] === key)) {
+      selected = []; // another first step: switch to it rather than refuse
+      activate(key);
+      return;
+    }
     if (matching.length === 0) {
       send({ intent: "explain", path });
       selected = [];
@@ -112,6 +118,13 @@ function render({ model, el }) {
     }
     selected = path;
     decorate();
+    const fromKeyboard = document.activeElement && root.contains(document.activeElement);
+    const next = nextSteps();
+    const drawnNext = [...next.keys()].some((k) => svgBox.querySelector(`[data-key="${CSS.escape(k)}"]`));
+    if (fromKeyboard && !drawnNext) {
+      const first = menu.querySelector(".aloft-choice");
+      if (first) first.focus();
+    }
   }
 
   function decorate() {
@@ -155,6 +168,11 @@ function render({ model, el }) {
     if (selected.length && hint[selected[0]]) {
       menu.prepend(h("span", { class: "aloft-hint" }, hint[selected[0]]));
     }
+    // Tell screen readers what the selection leads to.
+    announcer.textContent = selected.length
+      ? `${selected.join(", ")} selected: ${steps.size} choice${steps.size === 1 ? "" : "s"}. ` +
+        (hint[selected[0]] || "") + " Escape cancels."
+      : "";
   }
 
   function drawSvg() {
@@ -241,7 +259,7 @@ function render({ model, el }) {
     const ax = a.x + a.width / 2, ay = a.y + a.height / 2;
     let best = null, bestScore = Infinity;
     for (const node of svgBox.querySelectorAll("[data-key]")) {
-      if (node === from || node.getAttribute("tabindex") !== "0") continue;
+      if (node === from) continue; // every element, playable or not, so all can be heard
       const b = node.getBoundingClientRect();
       const dx = b.x + b.width / 2 - ax, dy = b.y + b.height / 2 - ay;
       const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];

@@ -336,8 +336,8 @@ class Board(anywidget.AnyWidget):
         bot = self.control.bots.get(seat) if seat is not None else None
         choices = []
         if seat is not None and bot is None and self._can_act(seat):
-            choices = [{"path": rules.action_path(state, a), "label": str(a), "action": a.to_dict()}
-                       for a in rules.legal_actions(state)]
+            choices = [{"path": rules.action_path(state, a), "label": self.choice_label(a),
+                        "action": a.to_dict()} for a in rules.legal_actions(state)]
         with self.hold_sync():
             self.title = rules.title
             self.svg = rules.render_svg(self.view_dict(), **self.drawing_options())
@@ -369,6 +369,10 @@ class Board(anywidget.AnyWidget):
     def hints(self) -> dict[str, str]:
         """Text shown when a first key is selected, e.g. {"balloon:RW": "now pick a truck"}."""
         return {}
+
+    def choice_label(self, action: Any) -> str:
+        """The text of a legal action in menus (games may add costs and such)."""
+        return str(action)
 
     def seat_label(self, seat: int) -> str:
         return f"Seat {seat}"

@@ -123,3 +123,39 @@ def test_two_views_of_one_board_stay_in_step(lab):
         ".some((n) => n.getAttribute('aria-label').includes('PW (purple and white), unpacked on truck 3')))")
     assert kernel.eval_json("match.state.to_dict()['balloons']['PW']") == {"status": "unpacked", "truck": 3}
     assert kernel.eval_json("len([e for e in match.history if e.kind == 'action'])") == 4
+
+
+def test_keyboard_reaches_every_element_and_selection_is_announced(lab):
+    lab.open(NOTEBOOK)
+    lab.run_all()
+    lab.output(f"{BOARD} svg")
+    kernel = lab.kernel()
+    page = lab.page
+    start = kernel.eval_json("match.position")
+
+    # Select a packed balloon by keyboard: the choice is announced for screen readers.
+    page.locator(key("balloon:PW")).focus()
+    page.keyboard.press("Enter")
+    announce = page.locator(f"{BOARD} .aloft-announce")
+    assert "balloon:PW selected" in announce.text_content()
+    assert "Now click a free truck for PW" in announce.text_content()
+
+    # Clicking another packed balloon switches the selection instead of refusing.
+    page.locator(key("balloon:PR")).click(force=True)  # not a next step, so aria-disabled
+    assert "selected" in page.locator(key("balloon:PR")).get_attribute("class")
+    assert "selected" not in page.locator(key("balloon:PW")).get_attribute("class")
+    page.keyboard.press("Escape")
+    assert announce.text_content() == ""
+
+    # Arrow keys also land on elements that cannot be played now (truck 0 carries RW), so a
+    # screen-reader user can hear them; Enter there explains instead of playing.
+    page.locator(key("truck:1")).focus()
+    page.keyboard.press("ArrowLeft")
+    focused = page.evaluate("() => document.activeElement.getAttribute('data-key')")
+    assert focused == "truck:0"
+    assert page.locator(key("truck:0")).get_attribute("aria-disabled") == "true"
+    page.keyboard.press("Enter")
+    message = page.locator(f"{BOARD} .aloft-message.error")
+    message.wait_for(state="visible")
+    assert message.text_content() == "nothing can be played there now"
+    assert kernel.eval_json("match.position") == start

@@ -111,7 +111,7 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     over = view["step"] == "over"
     tokens = view.get("tokens", {})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" class="balloons-board" role="img" '
+           f'width="{width}" height="{height}" class="balloons-board" role="group" '
            f'aria-label="Aloft board">']
 
     # Header: what the wind did and whose turn it is.
