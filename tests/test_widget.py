@@ -271,3 +271,28 @@ def test_every_legal_action_of_a_full_game_is_clickable_on_the_svg_or_menu():
                 for key in choice["path"]:
                     assert f'data-key="{key}"' in board.svg or key == "pass", key
             match.play(rng.choice(match.legal_actions()))
+
+
+def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused():
+    """In a kernel, boards run on asyncio: bot turns are scheduled, shown as thinking, then played."""
+    import asyncio
+
+    async def scenario():
+        match = aloftnb.new_match("balloons", players=3, seed=7)
+        board = match.board(bots={1: "random", 2: "random"}, bot_delay=0.01)
+        match.play({"type": "unpack", "balloon": "PW", "truck": 0})
+        assert board.thinking is True and match.position == 1  # scheduled, not yet played
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if match.current_player == 0:
+                break
+        assert match.position == 3 and board.thinking is False
+        # Paused: a bot turn waits for a person to step it.
+        front_end(board, {"intent": "autoplay", "on": False})
+        match.play(match.legal_actions()[0])
+        await asyncio.sleep(0.05)
+        assert match.position == 4 and board.bot_to_move and not board.thinking
+        front_end(board, {"intent": "step"})
+        assert match.position == 5
+
+    asyncio.run(scenario())
