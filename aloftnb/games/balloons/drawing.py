@@ -169,8 +169,8 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
         x = LEFT + (c - 1) * CELL
         rider = riders.get(k)
         carrying = f", carrying {rider[0]} ({rider[1]})" if rider else ", empty"
-        where = f"column {c}" if c <= columns else "past the last column"
-        out.append(f'<g data-key="truck:{k}" aria-label="truck {k} at {_attr(where)}'
+        where = f"at column {c}" if c <= columns else "past the last column"
+        out.append(f'<g data-key="truck:{k}" aria-label="truck {k} {_attr(where)}'
                    f'{_attr(carrying)}" class="truck"><rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + 2}" '
                    f'y="{zone_y + 34}" width="{CELL - 4}" height="32" rx="5"/>'
                    f'{_truck(x, zone_y + 44, f"T{k}", "#46607a")}</g>')
