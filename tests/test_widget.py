@@ -295,4 +295,8 @@ def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused():
         front_end(board, {"intent": "step"})
         assert match.position == 5
 
-    asyncio.run(scenario())
+    # A thread of its own: other tests (Playwright, nbclient) may leave a loop running here.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result(timeout=60)
