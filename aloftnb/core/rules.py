@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
@@ -159,8 +159,12 @@ class Rules(ABC):
         return str(action)
 
     # -- drawing -------------------------------------------------------------------------------
-    def render_svg(self, view: dict[str, Any], *, interactive: Sequence[str] = ()) -> str:
-        """Draw a view dict as SVG. Games override; boards and `_repr_svg_` use it."""
+    def render_svg(self, view: dict[str, Any], **options: Any) -> str:
+        """Draw a view dict as SVG. Games override; boards and `_repr_svg_` use it.
+
+        Clickable parts carry `data-key` (the keys of `action_path`), an `aria-label`, and a child
+        with class `hit` that the board highlights. `options` come from `Board.drawing_options`.
+        """
         raise NotImplementedError(f"{self.name} has no drawing")
 
     def action_path(self, state: Any, action: Action) -> list[str]:

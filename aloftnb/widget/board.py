@@ -224,9 +224,8 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError(f"seat {seat} is played by the {self.control.bots[seat].name} bot")
         if not self._can_act(seat):
             raise AloftnbError(f"this view is seat {self.viewer[5:]}'s; it is seat {seat}'s turn")
-        action = self.match.play(content.get("action"))
+        self.match.play(content.get("action"))
         self._say("", "")
-        self._last_played = action
 
     def _intent_explain(self, content: dict) -> None:
         path = content.get("path")

@@ -99,8 +99,7 @@ def _counter(x: float, y: float, label: str, parts: list[tuple[int, str, str]]) 
     return "".join(out)
 
 
-def draw_board(rules: AluRules, view: dict[str, Any], *, interactive=(), selected=(),
-               **_: Any) -> str:
+def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
     columns, rows = view["columns"], view["rows"]
     board, derived = view["board"], view["derived"]
     control = {tile: name for name in NAMES for tile in derived["control"][name]}

@@ -665,10 +665,10 @@ class AluRules(Rules):
         return f"{who} attacked {victim}'s camp on {tile}: it returns to {victim}; {tile} is raided"
 
     # -- drawing -------------------------------------------------------------------------------
-    def render_svg(self, view: dict[str, Any], *, interactive=(), selected=(), **kw) -> str:
+    def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board
 
-        return draw_board(self, view, interactive=interactive, selected=selected, **kw)
+        return draw_board(self, view, **options)
 
     def action_path(self, s: AluState, action: Action) -> list[str]:
         if action.type == END_TURN:

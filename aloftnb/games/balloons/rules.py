@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-from functools import cached_property
 from importlib import resources
 from typing import Any, NamedTuple
 
@@ -517,10 +516,10 @@ class BalloonsRules(Rules):
         return "passed: no balloon could advance"
 
     # -- drawing -------------------------------------------------------------------------------
-    def render_svg(self, view: dict[str, Any], *, interactive=(), selected=(), **kw) -> str:
+    def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board
 
-        return draw_board(self, view, interactive=interactive, selected=selected, **kw)
+        return draw_board(self, view, **options)
 
     def action_path(self, s: BalloonsState, action: Action) -> list[str]:
         kind = action.type
@@ -532,9 +531,6 @@ class BalloonsRules(Rules):
             return [f"wind:{action.truck}"]
         return ["pass"]
 
-    @cached_property
-    def colour_names(self) -> tuple[str, ...]:
-        return COLOURS
 
 
 def _set(values: tuple, i: int, value: Any) -> tuple:
