@@ -81,3 +81,21 @@ def assert_plain_json():
         assert json.loads(json.dumps(data)) == data
 
     return check
+
+
+def _deliver_as_front_end(board, content):
+    """Deliver a message to a board as its front end would; returns what the board sent back."""
+    sent = []
+    original = board.send
+    board.send = sent.append
+    try:
+        board._on_front_end_message(board, content, [])
+    finally:
+        board.send = original
+    return sent
+
+
+@pytest.fixture
+def front_end():
+    """`front_end(board, message)`: a board's Python side receiving a front-end message."""
+    return _deliver_as_front_end

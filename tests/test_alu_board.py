@@ -23,18 +23,6 @@ def new_board(**kwargs):
     return match, match.board(**kwargs)
 
 
-def front_end(board, content):
-    """Deliver a message as the front end would, capturing what the board sends back."""
-    sent = []
-    original = board.send
-    board.send = sent.append
-    try:
-        board._on_front_end_message(board, content, [])
-    finally:
-        board.send = original
-    return sent
-
-
 def labels(svg):
     return dict(re.findall(r'data-key="(tile:[a-z]\d+)" class="[^"]*" aria-label="([^"]*)"', svg))
 
@@ -141,7 +129,7 @@ def test_a_tile_offers_only_its_legal_actions():
     assert board.hints()["tile:d2"] == "d2 (raided): choose restore or raided camp."
 
 
-def test_play_intent_plays_and_the_status_says_what_happened():
+def test_play_intent_plays_and_the_status_says_what_happened(front_end):
     match, board = new_board()
     sent = front_end(board, {"intent": "play", "id": 3, "action": {"type": "camp", "tile": "a1"}})
     assert sent == [{"ack": 3}]
@@ -163,7 +151,7 @@ def test_play_intent_plays_and_the_status_says_what_happened():
     ({"intent": "play", "action": {"type": "camp", "tile": {"x": 1}}}, "must be a plain value"),
     ({"intent": "explain", "path": "tile:c3"}, "an explain intent needs a path"),
 ])
-def test_junk_intents_are_refused_and_change_nothing(junk, reason):
+def test_junk_intents_are_refused_and_change_nothing(junk, reason, front_end):
     match, board = new_board()
     sent = front_end(board, junk)
     assert sent == [{"ack": junk.get("id") if isinstance(junk, dict) else None}]
@@ -171,7 +159,7 @@ def test_junk_intents_are_refused_and_change_nothing(junk, reason):
     assert board.message["kind"] == "error" and reason in board.message["text"]
 
 
-def test_explain_says_why_a_tile_does_nothing():
+def test_explain_says_why_a_tile_does_nothing(front_end):
     match, board = new_board()
     front_end(board, {"intent": "explain", "path": ["tile:c3"]})
     assert board.message["text"] == (
@@ -202,7 +190,7 @@ def test_a_bot_can_take_a_seat_and_play_from_the_board():
     assert match.position == 3 and match.history[-1].seat == 1
 
 
-def test_undo_and_redo_intents():
+def test_undo_and_redo_intents(front_end):
     match, board = new_board()
     front_end(board, {"intent": "play", "action": {"type": "camp", "tile": "a1"}})
     front_end(board, {"intent": "undo"})

@@ -16,18 +16,6 @@ def new_board(**kwargs):
     return match, match.board(**kwargs)
 
 
-def front_end(board, content):
-    """Deliver a message as the front end would, capturing what the board sends back."""
-    sent = []
-    original = board.send
-    board.send = sent.append
-    try:
-        board._on_front_end_message(board, content, [])
-    finally:
-        board.send = original
-    return sent
-
-
 def test_board_class_and_repr_are_the_games():
     match, board = new_board()
     from aloftnb.games.balloons.board import GameBoard
@@ -56,7 +44,7 @@ def test_every_legal_action_is_offered_as_a_click_path():
             assert f'data-key="{key}"' in board.svg
 
 
-def test_play_intent_plays_and_acks():
+def test_play_intent_plays_and_acks(front_end):
     match, board = new_board()
     revision = board.revision
     sent = front_end(board, {"intent": "play", "id": 5,
@@ -79,7 +67,7 @@ def test_play_intent_plays_and_acks():
     {"intent": "seat", "seat": 0, "controller": "oracle"}, {"intent": "explain", "path": "x"},
     {"intent": "undo"}, {"intent": "redo"}, {"intent": "step"},
 ])
-def test_junk_is_refused_with_a_message_and_nothing_changes(junk):
+def test_junk_is_refused_with_a_message_and_nothing_changes(junk, front_end):
     match, board = new_board()
     before = (match.to_json(), board.svg, board.choices)
     sent = front_end(board, junk)
@@ -89,14 +77,14 @@ def test_junk_is_refused_with_a_message_and_nothing_changes(junk):
     assert len(sent) == 1 and "ack" in sent[0]
 
 
-def test_refusal_says_why_a_move_is_illegal():
+def test_refusal_says_why_a_move_is_illegal(front_end):
     match, board = new_board()
     match.play({"type": "unpack", "balloon": "RW", "truck": 1})
     front_end(board, {"intent": "play", "action": {"type": "unpack", "balloon": "GP", "truck": 1}})
     assert board.message["text"] == "refused: truck 1 already carries RW"
 
 
-def test_clicking_an_unplayable_balloon_explains_why():
+def test_clicking_an_unplayable_balloon_explains_why(front_end):
     match, board = new_board()
     match.edit(balloons={"RW": {"status": "flying", "column": 3, "altitude": 2},
                          "GP": {"status": "flying", "column": 4, "altitude": 1}},
@@ -118,7 +106,7 @@ def test_a_cell_change_redraws_every_board_of_the_match():
     assert "unpacked on truck 2" in first.svg
 
 
-def test_a_click_on_one_board_updates_the_other():
+def test_a_click_on_one_board_updates_the_other(front_end):
     match, first = new_board()
     second = match.board()
     front_end(first, {"intent": "play", "action": {"type": "unpack", "balloon": "PW", "truck": 0}})
@@ -126,7 +114,7 @@ def test_a_click_on_one_board_updates_the_other():
     assert second.log == first.log and second.can_undo
 
 
-def test_undo_and_redo_intents():
+def test_undo_and_redo_intents(front_end):
     match, board = new_board()
     match.play({"type": "unpack", "balloon": "PW", "truck": 0})
     front_end(board, {"intent": "undo"})
@@ -143,7 +131,7 @@ def secrets_shown(board, colours):
             if f"seat {seat} {colour}" in published or f"Seat {seat} ({colour})" in published}
 
 
-def test_hot_seat_hides_colours_until_revealed_and_hides_again_next_turn():
+def test_hot_seat_hides_colours_until_revealed_and_hides_again_next_turn(front_end):
     match, board = new_board()
     colours = match.state.to_dict()["colours"]
     assert secrets_shown(board, colours) == set()
@@ -154,7 +142,7 @@ def test_hot_seat_hides_colours_until_revealed_and_hides_again_next_turn():
     assert secrets_shown(board, colours) == set()
 
 
-def test_designer_and_seat_views():
+def test_designer_and_seat_views(front_end):
     match, board = new_board()
     colours = match.state.to_dict()["colours"]
     front_end(board, {"intent": "view", "viewer": "designer"})
@@ -177,7 +165,7 @@ def test_colours_are_revealed_when_the_game_is_over():
     assert "Game over" in board.status and "Winner" in board.status
 
 
-def test_a_bot_seat_plays_when_stepped_and_people_cannot_play_it():
+def test_a_bot_seat_plays_when_stepped_and_people_cannot_play_it(front_end):
     match, board = new_board(bots={1: "random"})
     assert board.seats[1]["controller"] == "random"
     match.play({"type": "unpack", "balloon": "PW", "truck": 0})
@@ -200,7 +188,7 @@ def test_bot_play_is_reproducible():
     assert play_with_bots() == play_with_bots()
 
 
-def test_undo_steps_back_past_bot_moves_to_a_person():
+def test_undo_steps_back_past_bot_moves_to_a_person(front_end):
     match, board = new_board(bots={1: "random", 2: "random"})
     match.play({"type": "unpack", "balloon": "PW", "truck": 0})
     board.step()
@@ -210,7 +198,7 @@ def test_undo_steps_back_past_bot_moves_to_a_person():
     assert match.position == 0
 
 
-def test_seat_intent_changes_the_controller_for_every_board():
+def test_seat_intent_changes_the_controller_for_every_board(front_end):
     match, first = new_board()
     second = match.board()
     front_end(first, {"intent": "seat", "seat": 2, "controller": "random"})
@@ -245,7 +233,7 @@ def test_a_bot_returning_an_illegal_action_changes_nothing():
     assert "cheater bot at seat 0 failed" in board.message["text"]
 
 
-def test_autoplay_intent_toggles_for_all_boards():
+def test_autoplay_intent_toggles_for_all_boards(front_end):
     match, first = new_board()
     second = match.board()
     front_end(first, {"intent": "autoplay", "on": False})
@@ -273,7 +261,7 @@ def test_every_legal_action_of_a_full_game_is_clickable_on_the_svg_or_menu():
             match.play(rng.choice(match.legal_actions()))
 
 
-def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused():
+def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused(front_end):
     """In a kernel, boards run on asyncio: bot turns are scheduled, shown as thinking, then played."""
     import asyncio
 

@@ -621,6 +621,24 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
+def _wait_until(check, timeout: float = 20.0, what: str = "condition"):
+    """Poll `check()` until it returns something true; AssertionError naming `what` on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def wait_until():
+    """`wait_until(check, timeout=20, what=...)`, e.g. for Python to see a click."""
+    return _wait_until
+
+
 @pytest.fixture(scope="session")
 def browser_report():
     return _REPORT_LINES.append

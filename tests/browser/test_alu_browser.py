@@ -4,7 +4,6 @@ get refusals explained, and play against the greedy bot in the committed noteboo
 from __future__ import annotations
 
 import statistics
-import time
 
 BOARD = ".aloft-board"
 
@@ -14,17 +13,6 @@ match = aloftnb.new_match("alu", players=2, seed=1)
 board = match.board()
 board
 """
-
-
-def wait_until(check, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def key(name: str, board: str = BOARD) -> str:
@@ -42,7 +30,7 @@ def focused_key(page) -> str | None:
                          "document.activeElement.getAttribute('data-key')")
 
 
-def test_play_by_clicks_and_by_keyboard_alone(lab, lab_server, browser_report):
+def test_play_by_clicks_and_by_keyboard_alone(lab, lab_server, browser_report, wait_until):
     lab.open(lab_server.write_notebook("scratch/alu_hot_seat.ipynb", [HOT_SEAT]))
     lab.run_all()
     lab.output(f"{BOARD} svg")
@@ -128,7 +116,7 @@ def test_play_by_clicks_and_by_keyboard_alone(lab, lab_server, browser_report):
     browser_report(f"ALU board: click -> Python -> redraw {statistics.median(timings):.0f} ms")
 
 
-def test_the_notebook_plays_against_the_greedy_bot(lab):
+def test_the_notebook_plays_against_the_greedy_bot(lab, wait_until):
     lab.open("notebooks/alu.ipynb")
     lab.run_all()
     page = lab.page

@@ -5,21 +5,9 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
 
 NOTEBOOK = "notebooks/00-start-here.ipynb"
 BOARD = ".aloft-board"
-
-
-def wait_until(check, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def key(name: str) -> str:
@@ -32,7 +20,7 @@ def drawn(label_part: str) -> str:
             f".some((n) => n.getAttribute('aria-label').includes({label_part!r}))")
 
 
-def test_play_by_clicking_and_edit_from_a_cell(lab, browser_report):
+def test_play_by_clicking_and_edit_from_a_cell(lab, browser_report, wait_until):
     lab.open(NOTEBOOK)
     lab.run_all()
     board = lab.output(f"{BOARD} svg")
