@@ -249,3 +249,64 @@ def test_no_game_seed_collisions_in_a_large_run():
     assert len(seeds) == 100_000
     assert all(0 <= s < 2**63 for s in random.Random(0).sample(sorted(seeds), 100))
     assert not math.isnan(float(min(seeds)))
+
+
+def test_a_bot_class_defined_in_a_notebook_cell_runs_in_worker_processes(monkeypatch, results):
+    """In a notebook a bot class lives in __main__; forkserver workers could not load it."""
+    import sys
+
+    class CellBot(RandomBot):
+        name = "cellbot"
+
+    CellBot.__module__ = "__main__"
+    CellBot.__qualname__ = "CellBot"
+    monkeypatch.setattr(sys.modules["__main__"], "CellBot", CellBot, raising=False)
+    bots = [CellBot(), "random", "random"]
+    here = simulate("balloons", players=3, bots=bots, games=12, seed=7, workers=1, **QUIET)
+    two = simulate("balloons", players=3, bots=bots, games=12, seed=7, workers=2, **QUIET)
+    assert (two["error"] == "").all()
+    assert two.equals(here)
+    assert list(two["bot_0"].unique()) == ["cellbot"]
+
+
+def test_a_measures_hook_sees_only_finished_games(monkeypatch):
+    """A hook may assume the game is over: error rows skip it and keep their place in the run."""
+    from aloftnb.games.balloons import metrics as balloon_hooks
+
+    original = balloon_hooks.measures
+
+    def finished_only(rules, state):
+        assert rules.is_over(state), "measures called on an unfinished game"
+        return original(rules, state)
+
+    monkeypatch.setattr(balloon_hooks, "measures", finished_only)
+    df = simulate("balloons", players=3, bots=["random", ExplodingBot(after=2), "random"],
+                  games=3, seed=4, workers=1, **QUIET)
+    assert len(df) == 3 and df["error"].str.contains("boom").all()
+    assert "unlaunched" not in df or df["unlaunched"].isna().all()
+
+
+def test_lead_changes_are_counted_after_each_full_round():
+    """ALU turns hold several actions: the leader is compared only when a round has ended."""
+    df = simulate("alu", players=2, games=20, seed=1, workers=1, **QUIET)
+    rules = aloftnb.make_rules("alu", 2)
+    for i in range(len(df)):
+        match = results_match(df, i)
+        leader, changes = None, 0
+        for position in range(1, match.position + 1):
+            before, after = match.state_at(position - 1), match.state_at(position)
+            seat = rules.current_player(before)
+            if not (rules.is_over(after) or (seat == 1 and rules.current_player(after) != 1)):
+                continue
+            scores = rules.scores(after)
+            top = [p for p, v in scores.items() if v == max(scores.values())]
+            if len(top) == 1:
+                changes += leader is not None and top[0] != leader
+                leader = top[0]
+        assert df.loc[i, "lead_changes"] == changes, i
+
+
+def test_error_rows_keep_the_measure_columns_empty():
+    df = simulate("balloons", players=3, bots=["random", ExplodingBot(after=2), "random"],
+                  games=2, seed=4, workers=1, **QUIET)
+    assert df["unlaunched"].isna().all() and df["formation_width"].isna().all()

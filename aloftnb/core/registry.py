@@ -12,6 +12,7 @@ _GAMES: dict[str, str] = {
     "balloons": "aloftnb.games.balloons.rules:BalloonsRules",
     "alu": "aloftnb.games.alu.rules:AluRules",
 }
+BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call
 
 
 def register(name: str, target: str) -> None:

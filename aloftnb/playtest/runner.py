@@ -114,7 +114,9 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
         except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it
             error = f"the rules raised {type(exc).__name__} applying {action}: {exc}"
             break
-        if seat == rules.players - 1 or is_over(state):  # the leader after each full round
+        # The leader after each full round: when the last seat's turn has passed on (a turn may
+        # hold several actions) or the game ended.
+        if is_over(state) or (seat == rules.players - 1 and player_of(state) != seat):
             running = scores_of(state)
             best = max(sign * v for v in running.values())
             top = [p for p, v in running.items() if sign * v == best]
@@ -145,8 +147,13 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
     row["lead_changes"] = lead_changes
     row["score_spread"] = (max(final.values()) - min(final.values())) if finished else float("nan")
     if hooks is not None and hasattr(hooks, "measures"):
-        for name, value in hooks.measures(rules, state).items():
-            row[name] = value if finished else float("nan")
+        if finished:
+            row.update(hooks.measures(rules, state))
+        else:  # an error row keeps the hook's columns, empty; a hook may refuse unfinished games
+            try:
+                row.update(dict.fromkeys(hooks.measures(rules, state), float("nan")))
+            except Exception:  # noqa: BLE001 - the frame fills these columns with NaN anyway
+                pass
     if hooks is not None and hasattr(hooks, "positions"):
         row["positions"] = " ".join(hooks.positions(rules, state)) if finished else ""
     row["error"] = error

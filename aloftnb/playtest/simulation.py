@@ -124,7 +124,8 @@ def _run_parallel(spec, seed, chunks, games, executor, workers, hook):
     rows: list[dict[str, Any]] = []
     own = executor is None
     if own:
-        executor = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+        executor = cf.ProcessPoolExecutor(max_workers=workers,
+                                          mp_context=_process_context(_defined_here(spec)))
     futures = [executor.submit(play_chunk, spec, seed, chunk) for chunk in chunks]
     consumed: set[cf.Future] = set()
     interrupted = False
@@ -151,13 +152,27 @@ def _run_parallel(spec, seed, chunks, games, executor, workers, hook):
     return rows, interrupted
 
 
-def _process_context():
+def _defined_here(spec: GameSpec) -> bool:
+    """Whether the workers need something that exists only in this process: a bot class or a
+    rules class defined in a notebook cell (module __main__), or a game registered at run time.
+    Only forked workers, which copy this process, can use those."""
+    from ..core.registry import _GAMES, BUILT_IN_GAMES
+
+    classes = [type(bot) for bot in spec.bots] + [type(spec.rules())]
+    return (any(cls.__module__ == "__main__" for cls in classes)
+            or _GAMES.get(spec.game) != BUILT_IN_GAMES.get(spec.game))
+
+
+def _process_context(defined_here: bool = False):
     """forkserver where the parent may have threads (Jupyter, `python -m`): forking a threaded
     process can deadlock. A script run by path uses fork, since forkserver and spawn would re-run
-    an unguarded script in every worker."""
+    an unguarded script in every worker. Fork too when the workers need what only this process
+    has (a bot class defined in a notebook cell): forkserver workers could not load it."""
     methods = multiprocessing.get_all_start_methods()
     main = sys.modules.get("__main__")
     by_path = getattr(main, "__file__", None) is not None and getattr(main, "__spec__", None) is None
+    if defined_here and "fork" in methods:
+        return multiprocessing.get_context("fork")
     if "forkserver" in methods and not by_path:
         return multiprocessing.get_context("forkserver")
     if "fork" in methods:
