@@ -39,6 +39,15 @@ class Option:
         return info
 
 
+def whole_number_problem(value: Any, low: int, high: int) -> str | None:
+    """What is wrong with `value` as a whole number in low..high, or None (for state readers)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"must be a whole number, not {value!r}"
+    if not low <= value <= high:
+        return f"must be between {low} and {high}, not {value}"
+    return None
+
+
 def int_between(low: int, high: int) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -16,7 +16,7 @@ import string
 from typing import Any, ClassVar, NamedTuple
 
 from ...core.action import Action
-from ...core.options import Option, int_between
+from ...core.options import Option, int_between, whole_number_problem
 from ...core.rules import Rules
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 
@@ -702,10 +702,9 @@ class _StateReader:
         raise InvalidState(message)
 
     def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{name} must be a whole number, not {value!r}")
-        if not low <= value <= high:
-            self.fail(f"{name} must be between {low} and {high}, not {value}")
+        problem = whole_number_problem(value, low, high)
+        if problem:
+            self.fail(f"{name} {problem}")
         return value
 
     def read(self) -> AluState:

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from ...core.action import Action
-from ...core.options import Option, int_between
+from ...core.options import Option, int_between, whole_number_problem
 from ...core.rules import Rules
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 
@@ -574,10 +574,9 @@ class _StateReader:
 
     def int_field(self, name: str, low: int, high: int) -> int:
         value = self.data[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{name!r} must be a whole number, not {value!r}")
-        if not low <= value <= high:
-            self.fail(f"{name!r} must be between {low} and {high}, not {value}")
+        problem = whole_number_problem(value, low, high)
+        if problem:
+            self.fail(f"{name!r} {problem}")
         return value
 
     def read(self) -> BalloonsState:
