@@ -337,9 +337,10 @@ class Board(anywidget.AnyWidget):
         if seat is not None and bot is None and self._can_act(seat):
             choices = [{"path": rules.action_path(state, a), "label": self.choice_label(a),
                         "action": a.to_dict()} for a in rules.legal_actions(state)]
+        view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
             self.title = rules.title
-            self.svg = rules.render_svg(self.view_dict(), **self.drawing_options())
+            self.svg = rules.render_svg(view, **self.drawing_options())
             self.choices = choices
             self.selection_hint = self.hints()
             self.status = self.status_text()
@@ -349,7 +350,7 @@ class Board(anywidget.AnyWidget):
                             ["designer", "Designer (everything)"]] + [
                 [f"seat:{p}", f"Seat {p} only"] for p in range(match.players)]
             self.reveal_label = self.reveal_text()
-            self.seats = [{"seat": p, "label": self.seat_label(p),
+            self.seats = [{"seat": p, "label": self.seat_label(p, view),
                            "controller": self.control.bots[p].name if p in self.control.bots
                            else "human", "to_move": p == seat} for p in range(match.players)]
             self.bot_names = sorted(BOTS)
@@ -373,7 +374,8 @@ class Board(anywidget.AnyWidget):
         """The text of a legal action in menus (games may add costs and such)."""
         return str(action)
 
-    def seat_label(self, seat: int) -> str:
+    def seat_label(self, seat: int, view: dict[str, Any]) -> str:
+        """How the seats list names `seat`; `view` is the state dict this board shows."""
         return f"Seat {seat}"
 
     def reveal_text(self) -> str:

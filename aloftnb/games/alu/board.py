@@ -11,7 +11,7 @@ from .rules import END_TURN, SEAT_NAMES, AluAction
 class GameBoard(Board):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
 
-    def seat_label(self, seat: int) -> str:
+    def seat_label(self, seat: int, view: dict) -> str:
         return f"Seat {seat} ({SEAT_NAMES[seat]})"
 
     def hints(self) -> dict[str, str]:

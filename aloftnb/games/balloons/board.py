@@ -17,8 +17,8 @@ class GameBoard(Board):
         return {f"balloon:{rules.ids[b]}": f"Now click a free truck for {rules.ids[b]}."
                 for b in state.row}
 
-    def seat_label(self, seat: int) -> str:
-        colour = self.view_dict().get("colours", {}).get(str(seat))
+    def seat_label(self, seat: int, view: dict) -> str:
+        colour = view.get("colours", {}).get(str(seat))
         return f"Seat {seat}" + (f" ({colour})" if colour else "")
 
     def reveal_text(self) -> str:
