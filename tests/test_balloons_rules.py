@@ -321,7 +321,7 @@ def test_choice_wind_is_its_own_step_before_the_advance():
     state = match.state.to_dict()
     assert state["step"] == "advance" and state["current_player"] == 0 and state["turn"] == 3
     assert state["trucks"] == [1, 2, 3, 5]
-    refused(match, {"type": "wind", "truck": "safety"}, "no truck moves now")
+    refused(match, {"type": "wind", "truck": "safety"}, "no truck moves in the advance phase")
     match.play(ascend("GP"))
     assert match.state.to_dict()["step"] == "wind" and match.current_player == 1
 

@@ -361,7 +361,7 @@ def test_save_of_a_finished_game_round_trips(finished_match):
 
 def test_save_is_versioned():
     data = json.loads(saved_match().to_json())
-    assert data["format"] == "aloftnb.match" and data["version"] == 1
+    assert data["format"] == "aloftnb.match" and data["version"] == 2
     assert data["game"] == "balloons" and data["seed"] == 11
     assert data["timeline"][5] == {"kind": "edit", "state": data["timeline"][5]["state"]}
 
@@ -400,7 +400,7 @@ TAMPERED_SAVES = [
     ("[" * 100_000 + "]" * 100_000, "not a JSON save"),
     ("[1, 2]", "a save must be a JSON object"),
     (tampered(_set(["format"], "chess.pgn")), "not an aloftnb match save"),
-    (tampered(_set(["version"], 2)), "save version 2 is not supported"),
+    (tampered(_set(["version"], 3)), "save version 3 is not supported"),
     (tampered(_delete("seed")), "the save has no 'seed'"),
     (tampered(_delete("timeline")), "the save has no 'timeline'"),
     (tampered(_delete("state")), "the save has no 'state'"),
@@ -420,7 +420,7 @@ TAMPERED_SAVES = [
      "timeline step 2 cannot be replayed: balloons has no action type 'fly'"),
     (tampered(_set(["timeline", 0, "seat"], 1)),
      "timeline step 1 says seat 1 played, but it was seat 0's turn"),
-    (tampered(_set(["timeline", 3], "inflate RW")), "timeline step 4 is not an action or an edit"),
+    (tampered(_set(["timeline", 3], "inflate RW")), "timeline step 4 is not an action, a chance step or an edit"),
     (tampered(_set(["timeline", 5, "state", "trucks"], [1, 1, 2, 3])),
      "timeline step 6 cannot be replayed: 'trucks' must be in distinct columns"),
     (tampered(_set(["state", "safety"], 2)), "does not match the one its history leads to"),

@@ -8,9 +8,15 @@ cannot see. Searching bots run on determinized states, so they never read hidden
 Every bot is deterministic given its `rng` (except MCTS with a time budget, which stops on the
 clock). `bot.spec` is a short text that `make_bot` turns back into the same bot ("mcts:500").
 
-Per-game knowledge lives in the game's hooks module, `aloftnb/games/<game>/metrics.py`:
+Per-game knowledge lives in the game's playtest hooks, named when the game is registered
+(`aloftnb.register(..., hooks=...)`; the built-in games' are `aloftnb/games/<game>/metrics.py`):
 `evaluate(rules, state, seat) -> float` (greedy) and `rewards(rules, state) -> {seat: 0..1}`
-(MCTS outcomes). Both are optional; the score is the fallback.
+(MCTS outcomes). Both are optional; the outcome is the fallback.
+
+Chance: bots are never asked to move at a chance step, and never see an outcome before it is
+drawn. MCTS draws chance outcomes with its own generator inside its search; greedy takes the
+expectation over a chance step's listed outcomes (sampling `samples` of them when there are more
+than `GreedyBot.EXPECTATION_LIMIT` or the game's chance is sampled).
 """
 
 from __future__ import annotations
@@ -18,12 +24,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from ..errors import AloftnbError
 from .action import Action
+from .chance import CHANCE
+from .registry import hooks_of
 from .rules import Rules
 
 
@@ -62,21 +68,9 @@ class RandomBot(Bot):
 
 
 # -- per-game hooks ------------------------------------------------------------------------------
-_HOOKS: dict[type, ModuleType | None] = {}
-
-
-def game_hooks(rules: Rules) -> ModuleType | None:
-    """The game's `metrics` module (next to its rules module), or None when it has none."""
-    cls = type(rules)
-    if cls not in _HOOKS:
-        package = cls.__module__.rpartition(".")[0]
-        try:
-            _HOOKS[cls] = import_module(f"{package}.metrics") if package else None
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.metrics":
-                raise  # the hooks module exists but is broken: say so
-            _HOOKS[cls] = None
-    return _HOOKS[cls]
+def game_hooks(rules: Rules) -> Any:
+    """The game's registered playtest hooks (an object or module), or None when it has none."""
+    return hooks_of(rules)
 
 
 def score_evaluation(rules: Rules, state: Any, seat: int) -> float:
@@ -97,7 +91,14 @@ def evaluate(rules: Rules, state: Any, seat: int) -> float:
 
 
 def rank_rewards(rules: Rules, state: Any) -> dict[int, float]:
-    """Fallback outcome in 0..1 per seat: the share of rivals it beat, ties counting half."""
+    """Fallback reward in 0..1 per seat, from the outcome.
+
+    Win/loss games and cooperative games: 1 to each winner, 0 to the others. Scored games: the
+    share of rivals each seat beat, ties counting half."""
+    if rules.traits.utility == "win_loss" or rules.traits.cooperative:
+        result = rules.outcome(state)
+        winners = result.winners if result is not None else ()
+        return {seat: 1.0 if seat in winners else 0.0 for seat in range(rules.players)}
     scores = rules.scores(state)
     sign = 1.0 if rules.higher_score_wins else -1.0
     seats = list(scores)
@@ -132,6 +133,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
     budget = "one move of lookahead"
+    EXPECTATION_LIMIT = 36  # chance steps with more outcomes than this are sampled
 
     def __init__(self, samples: int = 2) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
@@ -149,15 +151,38 @@ class GreedyBot(Bot):
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
         best, best_value = [], -math.inf
         for action in actions:
-            value = sum(evaluate(rules, rules.apply(w, action), seat) for w in worlds)
+            value = sum(self.expected(rules, rules.apply(w, action), seat, rng) for w in worlds)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
         return best[int(rng.random() * len(best))]
 
+    def expected(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+        """The evaluation of `state`, or its expectation when `state` is a chance step: over the
+        listed outcomes (weighted by probability) when there are few, else over `samples` draws.
+        Chance steps that follow the first are sampled (one level of expectation)."""
+        if not rules.is_chance(state):
+            return evaluate(rules, state, seat)
+        if rules.traits.chance == "explicit":
+            outcomes = rules.chance_outcomes(state)
+            if len(outcomes) <= self.EXPECTATION_LIMIT:
+                return sum(p * _settled_value(rules, rules.apply(state, o), seat, rng)
+                           for o, p in outcomes)
+        return sum(_settled_value(rules, rules.apply(state, rules.sample_chance(state, rng)),
+                                  seat, rng) for _ in range(self.samples)) / self.samples
+
     def __repr__(self) -> str:
         return f"GreedyBot(samples={self.samples})"
+
+
+def _settled_value(rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+    """Evaluate after drawing any further chance steps (so evaluations see decision points)."""
+    steps = 0
+    while rules.is_chance(state) and steps < 1000:
+        state = rules.apply(state, rules.sample_chance(state, rng))
+        steps += 1
+    return evaluate(rules, state, seat)
 
 
 # -- MCTS ----------------------------------------------------------------------------------------
@@ -174,11 +199,13 @@ class _Node:
 class MCTSBot(Bot):
     """Monte Carlo tree search (UCT) with an iteration and/or a time budget.
 
-    Hidden information and chance are handled by determinization (single-observer ISMCTS): every
-    iteration samples a world consistent with the seat's view via `rules.determinize`, walks one
-    shared tree of moves in that world, and counts how often each move was available. Playouts
-    are random to the end; the outcome's reward is each game's `rewards` hook (0..1 per seat),
-    else the share of rivals beaten. The move played is the most visited.
+    Hidden information is handled by determinization (single-observer ISMCTS): every iteration
+    samples a world consistent with the seat's view via `rules.determinize`, walks one shared tree
+    of moves in that world, and counts how often each move was available. Chance steps are drawn
+    with the bot's own generator as the walk reaches them (open-loop: the tree holds decisions
+    only, and a move's statistics average over the outcomes drawn after it). Playouts are random
+    to the end; the reward is each game's `rewards` hook (0..1 per seat), else the outcome's rank
+    reward. The move played is the most visited.
     """
 
     name = "mcts"
@@ -237,6 +264,7 @@ class MCTSBot(Bot):
         c = self.exploration
         legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
                                             rules.current_player)
+        sample_chance = rules.sample_chance
         log = math.log
         done = 0
         while done < limit:
@@ -246,8 +274,11 @@ class MCTSBot(Bot):
             node, path, movers = root, [], []
             # Selection and expansion.
             while not is_over(world):
-                moves = legal(world)
                 mover = player_of(world)
+                if mover == CHANCE:
+                    world = apply(world, sample_chance(world, rng))
+                    continue
+                moves = legal(world)
                 children = node.children
                 untried = [a for a in moves if a not in children]
                 for a in moves:
@@ -274,6 +305,9 @@ class MCTSBot(Bot):
                 movers.append(mover)
             # Random playout to the end.
             while not is_over(world):
+                if player_of(world) == CHANCE:
+                    world = apply(world, sample_chance(world, rng))
+                    continue
                 moves = legal(world)
                 world = apply(world, moves[int(rng.random() * len(moves))])
             rewards = outcome_rewards(rules, world)

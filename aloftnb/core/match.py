@@ -1,6 +1,12 @@
 """The match: one game being played, with history, undo/redo, forks, edits and saves.
 
 Everything here is game-agnostic; a game only supplies its `Rules`.
+
+Chance steps are history steps too. By default (`auto_chance=True`) the match resolves each one
+as soon as it is reached, drawing from `chance_rng(seed, position)`, so play flows as if nothing
+were random and the same seed gives the same draws. A designer can turn that off and choose
+outcomes with `force(...)` (or draw one with `resolve_chance()`). Undo and redo step over drawn
+outcomes to the previous or next decision of a person; forced outcomes count as decisions.
 """
 
 from __future__ import annotations
@@ -16,48 +22,70 @@ from typing import Any, Callable
 
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
+from .chance import chance_rng
 from .registry import make_rules
 from .rules import Rules
+from .traits import Outcome
 
 SAVE_FORMAT = "aloftnb.match"
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2 added chance steps and auto_chance; version 1 saves still load
+READABLE_VERSIONS = (1, 2)
+CHANCE_STEP_LIMIT = 100_000  # chance steps in a row before the match gives up (a rules bug)
 
 
 @dataclass(frozen=True)
 class HistoryEntry:
     """One step of a match: an action a seat played, or an edit made from a cell."""
 
-    kind: str  # "action" or "edit"
+    kind: str  # "action", "chance" (an outcome drawn or forced) or "edit"
     seat: int | None
-    action: Action | None = None
+    action: Action | None = None  # the action played, or the chance outcome
     text: str = ""
     edited: dict[str, Any] | None = None  # the state dict an edit installed
+    forced: bool = False  # a chance outcome chosen by a person rather than drawn
+    phase: str = ""  # the phase the step was taken in, for games that declare several
+
+    @property
+    def is_decision(self) -> bool:
+        """A step a person (or bot) chose: an action, an edit or a forced outcome."""
+        return self.kind != "chance" or self.forced
 
     def to_dict(self) -> dict[str, Any]:
         if self.kind == "action":
+            assert self.action is not None
             return {"kind": "action", "seat": self.seat, "action": self.action.to_dict()}
+        if self.kind == "chance":
+            assert self.action is not None
+            return {"kind": "chance", "outcome": self.action.to_dict(), "forced": self.forced}
         return {"kind": "edit", "state": copy.deepcopy(self.edited)}  # saves never alias history
 
     def __str__(self) -> str:
         if self.kind == "edit":
             return "edit: the state was changed from a cell"
-        return f"seat {self.seat}: {self.text}"
+        where = f" ({self.phase})" if self.phase else ""
+        if self.kind == "chance":
+            return f"chance{where}: {self.text}" + (" (forced)" if self.forced else "")
+        return f"seat {self.seat}{where}: {self.text}"
 
 
 class Match:
     """A game in progress. Create one with `aloftnb.new_match(game, players=..., seed=...)`."""
 
-    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int | None = None, *, auto_chance: bool = True) -> None:
         if seed is None:
             seed = secrets.randbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r}")
+        if not isinstance(auto_chance, bool):
+            raise AloftnbError(f"auto_chance must be True or False, not {auto_chance!r}")
         self.rules = rules
         self.seed = seed
         self._timeline: list[tuple[HistoryEntry, Any]] = []
         self._initial = rules.initial_state(seed)
         self._position = 0
         self._listeners: list[weakref.ref | Callable] = []
+        self._auto_chance = auto_chance
+        self._settle()
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -79,20 +107,49 @@ class Match:
 
     @property
     def current_player(self) -> int | None:
+        """The seat to act, CHANCE at a chance step, None once the game is over."""
         return self.rules.current_player(self.state)
 
     @property
     def is_over(self) -> bool:
         return self.rules.is_over(self.state)
 
+    @property
+    def is_chance(self) -> bool:
+        """Whether the game waits for a chance outcome (only when auto_chance is off, or after
+        `goto` to such a step)."""
+        return self.rules.is_chance(self.state)
+
+    @property
+    def phase(self) -> str:
+        return self.rules.phase(self.state)
+
+    @property
+    def round(self) -> int:
+        return self.rules.round(self.state)
+
     def legal_actions(self) -> list[Action]:
+        """The actions the player to move may play (the outcomes, at a chance step)."""
         return self.rules.legal_actions(self.state)
 
     def scores(self) -> dict[int, float]:
         return self.rules.scores(self.state)
 
+    def outcome(self) -> Outcome | None:
+        """Winners (maybe none), final scores and the reason, once the game is over."""
+        return self.rules.outcome(self.state)
+
     def winners(self) -> list[int]:
         return self.rules.winners(self.state)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """The outcomes of the chance step the game is at, with their probabilities."""
+        if not self.is_chance:
+            raise IllegalAction("this is not a chance step: nothing is drawn or rolled now")
+        if self.rules.traits.chance != "explicit":
+            raise IllegalAction(f"{self.game}'s chance outcomes are too many to list; force one "
+                                "with match.force(...) or draw one with match.resolve_chance()")
+        return list(self.rules.chance_outcomes(self.state))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as `seat` may see it; hidden information removed (None: a spectator)."""
@@ -135,11 +192,81 @@ class Match:
     def play(self, action: Action | dict) -> Action:
         """Play an Action or its dict for the current player. IllegalAction says why, changes nothing."""
         state = self.state
+        if self.rules.is_chance(state) and not self.rules.is_over(state):
+            raise IllegalAction("the game is at a chance step: choose its outcome with "
+                                "match.force(...) or draw one with match.resolve_chance()")
         act = self.rules.check_action(state, action)
         seat = self.rules.current_player(state)
         text = self.rules.describe_action(state, act)
-        self._push(HistoryEntry("action", seat, act, text), self.rules.apply(state, act))
+        entry = HistoryEntry("action", seat, act, text, phase=self._phase_name(state))
+        self._push(entry, self.rules.apply(state, act))
+        self._settle()
+        self._notify("action")
         return act
+
+    # -- chance --------------------------------------------------------------------------------
+    @property
+    def auto_chance(self) -> bool:
+        """Whether chance steps are drawn as soon as they are reached (the default)."""
+        return self._auto_chance
+
+    @auto_chance.setter
+    def auto_chance(self, on: bool) -> None:
+        if not isinstance(on, bool):
+            raise AloftnbError(f"auto_chance must be True or False, not {on!r}")
+        self._auto_chance = on
+        if on and self.is_chance:
+            self._settle()
+            self._notify("chance")
+
+    def force(self, outcome: Action | dict) -> Action:
+        """Choose the outcome of the chance step the game is at ("the die shows 6").
+
+        An Action or its dict, as `chance_outcomes()` lists them. It is a history step (undo
+        stops before it) and saves record it; later chance steps are drawn if auto_chance is on.
+        """
+        state = self.state
+        if not self.rules.is_chance(state):
+            raise IllegalAction("this is not a chance step: nothing is drawn or rolled now "
+                                "(turn match.auto_chance off to stop at the next one)")
+        chosen = self.rules.check_chance(state, outcome)
+        self._push_chance(state, chosen, forced=True)
+        self._settle()
+        self._notify("chance")
+        return chosen
+
+    def resolve_chance(self) -> Action:
+        """Draw the outcome of the chance step the game is at, from the match's seed."""
+        state = self.state
+        if not self.rules.is_chance(state):
+            raise IllegalAction("this is not a chance step: nothing is drawn or rolled now")
+        drawn = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
+        self._push_chance(state, drawn, forced=False)
+        self._notify("chance")
+        return drawn
+
+    def _push_chance(self, state: Any, outcome: Action, forced: bool) -> None:
+        text = self.rules.describe_chance(state, outcome)
+        entry = HistoryEntry("chance", None, outcome, text, forced=forced,
+                             phase=self._phase_name(state))
+        self._push(entry, self.rules.apply(state, outcome))
+
+    def _settle(self) -> None:
+        """With auto_chance on, draw every chance step from here to the next decision."""
+        drawn = 0
+        while self._auto_chance:
+            state = self.state
+            if not self.rules.is_chance(state) or self.rules.is_over(state):
+                return
+            if drawn >= CHANCE_STEP_LIMIT:
+                raise InvalidState(f"{CHANCE_STEP_LIMIT} chance steps in a row: the rules never "
+                                   "reach a decision")
+            outcome = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
+            self._push_chance(state, outcome, forced=False)
+            drawn += 1
+
+    def _phase_name(self, state: Any) -> str:
+        return self.rules.phase(state) if len(self.rules.phases) > 1 else ""
 
     def set_state(self, state: Any) -> None:
         """Install a state (a dict or a state object) after validating it; undo reverts it."""
@@ -152,6 +279,8 @@ class Match:
                 f"set_state takes a state dict or a {self.game} state, not {type(state).__name__}"
             )
         self._push(HistoryEntry("edit", None, edited=self.rules.state_to_dict(new)), new)
+        self._settle()
+        self._notify("edit")
 
     def edit(self, **changes: Any) -> None:
         """Change parts of the state: top-level keys are replaced; dict values are updated by key.
@@ -172,17 +301,45 @@ class Match:
         self.set_state(data)
 
     def undo(self, steps: int = 1) -> None:
-        _check_steps(steps)
-        if steps < 0 or steps > self._position:
-            raise AloftnbError(f"cannot undo {steps} step(s): only {self._position} to undo")
-        self.goto(self._position - steps)
+        """Take back the last `steps` decisions (actions, edits, forced outcomes), with the chance
+        outcomes drawn after each."""
+        if isinstance(steps, int) and not isinstance(steps, bool) and steps < 0:
+            raise AloftnbError(f"cannot undo {steps} step(s): steps must be >= 0")
+        self.goto(self.undo_target(steps))
 
     def redo(self, steps: int = 1) -> None:
+        """Bring back `steps` undone decisions, with the chance outcomes drawn after each."""
         _check_steps(steps)
-        if steps < 0 or self._position + steps > len(self._timeline):
-            left = len(self._timeline) - self._position
-            raise AloftnbError(f"cannot redo {steps} step(s): only {left} to redo")
-        self.goto(self._position + steps)
+        target = self._position
+        for done in range(steps):
+            if target >= len(self._timeline):
+                raise AloftnbError(f"cannot redo {steps} step(s): only {done} to redo")
+            target += 1
+            while target < len(self._timeline) and not self._timeline[target][0].is_decision:
+                target += 1
+        self.goto(target)
+
+    def undo_target(self, steps: int = 1, skip: Callable[[Any], bool] | None = None) -> int:
+        """The position `undo(steps)` goes to. `skip(state)` marks positions to step back over
+        as well (a board passes "a bot is to play there", to go back to a person's turn)."""
+        _check_steps(steps)
+        target = self._position
+        for done in range(steps):
+            while target > 0 and not self._timeline[target - 1][0].is_decision:
+                target -= 1  # outcomes drawn after the decision go with it
+            if target == 0:
+                raise AloftnbError(f"cannot undo {steps} step(s): only {done} to undo")
+            target -= 1
+            while target > 0 and (self._drawn_after(target)
+                                  or (skip is not None and skip(self.state_at(target)))):
+                target -= 1
+        if self._drawn_after(target):  # only the opening draws are left: nothing to go back to
+            raise AloftnbError(f"cannot undo {steps} step(s): the steps before are chance draws")
+        return target
+
+    def _drawn_after(self, position: int) -> bool:
+        """Whether the step after `position` is a drawn (not forced) chance outcome."""
+        return position < len(self._timeline) and not self._timeline[position][0].is_decision
 
     def goto(self, position: int) -> None:
         """Jump to any point of the timeline (0 is the start), e.g. to replay a game."""
@@ -201,13 +358,14 @@ class Match:
         other._timeline = self._timeline[: self._position]
         other._position = self._position
         other._listeners = []
+        other._auto_chance = self._auto_chance
         return other
 
     def _push(self, entry: HistoryEntry, state: Any) -> None:
+        """Add a step after the current position (dropping the redo branch). Callers notify."""
         del self._timeline[self._position :]
         self._timeline.append((entry, state))
         self._position += 1
-        self._notify(entry.kind)
 
     # -- observers (boards) --------------------------------------------------------------------
     def subscribe(self, callback: Callable[["Match", str], None]) -> Callable[[], None]:
@@ -244,6 +402,7 @@ class Match:
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
+            "auto_chance": self._auto_chance,
             "options": self.options,
             "timeline": [entry.to_dict() for entry, _ in self._timeline],
             "position": self._position,
@@ -269,11 +428,14 @@ class Match:
             raise InvalidSave("a save must be a JSON object")
         if data.get("format") != SAVE_FORMAT:
             raise InvalidSave(f"not an aloftnb match save (format is {data.get('format')!r})")
-        if data.get("version") != SAVE_VERSION:
+        if data.get("version") not in READABLE_VERSIONS or isinstance(data.get("version"), bool):
             raise InvalidSave(
                 f"save version {data.get('version')!r} is not supported (this aloftnb reads "
-                f"version {SAVE_VERSION})"
+                f"versions {', '.join(map(str, READABLE_VERSIONS))})"
             )
+        auto_chance = data.get("auto_chance", True)
+        if not isinstance(auto_chance, bool):
+            raise InvalidSave(f"'auto_chance' must be true or false, not {auto_chance!r}")
         required = ("game", "players", "seed", "options", "timeline", "position", "state")
         missing = [key for key in required if key not in data]
         if missing:
@@ -284,11 +446,12 @@ class Match:
             raise InvalidSave("'timeline' must be a list")
         try:
             rules = make_rules(data["game"], data["players"], **data["options"])
-            match = cls(rules, data["seed"])
+            match = cls(rules, data["seed"], auto_chance=False)  # the save lists every outcome
         except AloftnbError as exc:
             raise InvalidSave(f"the save's game settings are invalid: {exc}") from None
         for number, step in enumerate(data["timeline"], start=1):
             match._replay_step(number, step)
+        match._auto_chance = auto_chance
         position = data["position"]
         if isinstance(position, bool) or not isinstance(position, int):
             raise InvalidSave(f"'position' must be a whole number, not {position!r}")
@@ -303,10 +466,20 @@ class Match:
         return match
 
     def _replay_step(self, number: int, step: Any) -> None:
-        if not isinstance(step, dict) or step.get("kind") not in ("action", "edit"):
-            raise InvalidSave(f"timeline step {number} is not an action or an edit")
+        if not isinstance(step, dict) or step.get("kind") not in ("action", "chance", "edit"):
+            raise InvalidSave(f"timeline step {number} is not an action, a chance step or an edit")
         try:
-            if step["kind"] == "action":
+            if step["kind"] == "chance":
+                forced = step.get("forced", False)
+                if not isinstance(forced, bool):
+                    raise InvalidSave(f"timeline step {number}: 'forced' must be true or false")
+                state = self.state
+                if not self.rules.is_chance(state):
+                    raise InvalidSave(f"timeline step {number} is a chance outcome, but the game "
+                                      "was not at a chance step")
+                self._push_chance(state, self.rules.check_chance(state, step.get("outcome")),
+                                  forced)
+            elif step["kind"] == "action":
                 seat = self.current_player
                 if step.get("seat") != seat:
                     raise InvalidSave(
@@ -332,16 +505,21 @@ class Match:
     def __repr__(self) -> str:
         if self.is_over:
             status = f"over, winners {self.winners()}"
+        elif self.is_chance:
+            status = "at a chance step"
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
 
 
 def _check_steps(steps: Any) -> None:
-    if isinstance(steps, bool) or not isinstance(steps, int):
-        raise AloftnbError(f"steps must be a whole number, not {steps!r}")
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise AloftnbError(f"steps must be a whole number >= 0, not {steps!r}")
 
 
-def new_match(game: str, *, players: int, seed: int | None = None, **options: Any) -> Match:
-    """Start a match of `game` for `players` seats. Options are checked (InvalidOptions)."""
-    return Match(make_rules(game, players, **options), seed)
+def new_match(game: str, *, players: int, seed: int | None = None, auto_chance: bool = True,
+              **options: Any) -> Match:
+    """Start a match of `game` for `players` seats. Options are checked (InvalidOptions).
+
+    auto_chance=False stops at every chance step so its outcome can be forced (`match.force`)."""
+    return Match(make_rules(game, players, **options), seed, auto_chance=auto_chance)

@@ -1,31 +1,101 @@
-"""Which games exist. Games are imported lazily so importing aloftnb stays cheap."""
+"""Which games exist, and each game's parts: its rules class, its board class, its playtest hooks.
+
+Parts are named explicitly when a game is registered, either as objects or as "module:attribute"
+texts that are imported only when first needed (so importing aloftnb stays cheap). A game defined
+in a notebook registers its classes directly and gets a board, bots and metrics like a built-in:
+
+    aloftnb.register(DiceRules, hooks=DiceHooks())       # the name is DiceRules.name
+
+Hooks are any object (or module) with some of: `evaluate(rules, state, seat)` (greedy bots),
+`rewards(rules, state)` (MCTS outcome in 0..1 per seat), `measures(rules, state)` with `MEASURES`
+(per-game columns of `simulate`), `positions`/`position_grid`/`POSITION_AXES` (heat maps).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 from ..errors import UnknownGame
 from .rules import Rules
 
-_GAMES: dict[str, str] = {
-    "balloons": "aloftnb.games.balloons.rules:BalloonsRules",
-    "alu": "aloftnb.games.alu.rules:AluRules",
-}
-BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One registered game. Each part is an object or a lazy "module:attribute" text."""
+
+    name: str
+    rules: Any
+    board: Any = None
+    hooks: Any = None
 
 
-def register(name: str, target: str) -> None:
-    """Register a game as "module:RulesClass" (for games that live outside this package)."""
-    _GAMES[name] = target
+_GAMES: dict[str, GameEntry] = {}
+_LOADED: dict[tuple[str, str], Any] = {}
 
 
-def rules_class(game: str) -> type[Rules]:
+def _load(entry: GameEntry, part: str) -> Any:
+    value = getattr(entry, part)
+    if not isinstance(value, str):
+        return value
+    key = (entry.name, part)
+    if _LOADED.get(key, (None,))[0] != value:
+        module, _, attr = value.partition(":")
+        _LOADED[key] = (value, getattr(import_module(module), attr) if attr
+                        else import_module(module))
+    return _LOADED[key][1]
+
+
+def register(rules: Any, target: Any = None, *, name: str | None = None, board: Any = None,
+             hooks: Any = None) -> None:
+    """Register a game: its rules class (or "module:Class"), and optionally its board class and
+    playtest hooks. The game's name is `rules.name` unless `name=` is given. Registering a name
+    again replaces the game (a notebook cell run twice).
+
+    The older form `register("name", "module:RulesClass")` still works.
+    """
+    if isinstance(rules, str) and isinstance(target, (str, type)):
+        name, rules = rules, target  # register("name", "module:Class")
+    elif target is not None:
+        raise TypeError("register(rules, *, name=..., board=..., hooks=...) takes its parts "
+                        "by keyword")
+    if isinstance(rules, type):
+        if not issubclass(rules, Rules):
+            raise TypeError(f"{rules.__name__} is not a subclass of aloftnb.Rules")
+        name = name or getattr(rules, "name", None)
+    elif not isinstance(rules, str):
+        raise TypeError(f"register takes a Rules subclass or 'module:Class', not {rules!r}")
+    if not isinstance(name, str) or not name:
+        raise TypeError("a game needs a name: give the rules class a `name` or pass name=...")
+    _GAMES[name] = GameEntry(name, rules, board, hooks)
+
+
+def _entry(game: str) -> GameEntry:
     if not isinstance(game, str) or game not in _GAMES:
         known = ", ".join(sorted(_GAMES))
         raise UnknownGame(f"no game called {game!r} (known games: {known})")
-    module, _, attr = _GAMES[game].partition(":")
-    return getattr(import_module(module), attr)
+    return _GAMES[game]
+
+
+def rules_class(game: str) -> type[Rules]:
+    return _load(_entry(game), "rules")
+
+
+def board_class(game: str) -> Any:
+    """The game's board class, or None when it uses the generic board."""
+    return _load(_entry(game), "board")
+
+
+def hooks_of(rules: Rules) -> Any:
+    """The playtest hooks registered for this rules object's game (None when it has none).
+
+    Only when `rules` is an instance of the registered class (or of a subclass keeping its name).
+    """
+    entry = _GAMES.get(getattr(rules, "name", None))  # type: ignore[arg-type]
+    if entry is None or not isinstance(rules, _load(entry, "rules")):
+        return None
+    return _load(entry, "hooks")
 
 
 def make_rules(game: str, players: int, **options: Any) -> Rules:
@@ -33,5 +103,19 @@ def make_rules(game: str, players: int, **options: Any) -> Rules:
 
 
 def games() -> list[dict[str, Any]]:
-    """The playable games: name, title, player counts, and each option with its default."""
+    """The playable games: name, title, player counts, traits, phases and each option."""
     return [rules_class(name).describe() for name in sorted(_GAMES)]
+
+
+def is_built_in(game: str) -> bool:
+    """Whether a fresh process knows `game` as it is registered here (workers can load it)."""
+    entry = _GAMES.get(game)
+    return entry is not None and BUILT_IN_GAMES.get(game) == entry
+
+
+register("aloftnb.games.balloons.rules:BalloonsRules", name="balloons",
+         board="aloftnb.games.balloons.board:GameBoard",
+         hooks="aloftnb.games.balloons.metrics")
+register("aloftnb.games.alu.rules:AluRules", name="alu",
+         board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics")
+BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call

@@ -3,26 +3,47 @@
 A `Rules` object is one game configured for a number of players and a set of options. It holds no
 mutable state: states are immutable values and every method is a pure function of its arguments.
 This is the fast path used by simulation and bots; `Match` adds history, undo and saving on top.
+
+The protocol, in short (CONTRIBUTING.md has the long form):
+- `current_player(state)` is a seat, `CHANCE` at a chance step, or None once the game is over.
+- At a chance step `legal_actions` lists the outcomes (explicit chance; `chance_outcomes` gives
+  their probabilities) or nothing (sampled chance: `sample_chance` draws one).
+- `phase(state)` names where the game is, from the declared `phases`; `round(state)` counts
+  rounds from 1. Refusals, logs, boards and metrics read them.
+- `outcome(state)` says who won (maybe nobody), the final scores and why.
+- `traits` declares the kind of game; `max_length()` bounds the steps of any game.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
+from .chance import CHANCE, weighted_choice
 from .options import Option, resolve_options
+from .traits import Outcome, Traits
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT", bound=Action)
 
 
-class Rules(ABC):
+class Rules(ABC, Generic[StateT, ActionT]):
     name: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
+    # Class-wide declarations; a game may refine `traits` and `phases` per instance (per mode).
+    traits: Traits = Traits(player_counts=(2,))
     option_spec: ClassVar[dict[str, Option]] = {}
     action_class: ClassVar[type[Action]] = Action
     action_types: ClassVar[tuple[str, ...]] = ()
+    # Where a game can be; the first is where it starts. One phase means "no phases".
+    phases: tuple[str, ...] = ("play",)
+    # Which action types each phase allows, so a refusal can say "only in the wind phase".
+    # Phases not listed allow every type.
+    phase_actions: ClassVar[dict[str, tuple[str, ...]]] = {}
     # State-dict keys computed from the others; `Match.edit` drops them unless they are given.
     derived_keys: ClassVar[tuple[str, ...]] = ()
 
@@ -39,21 +60,39 @@ class Rules(ABC):
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
-        return {
+        info = {
             "name": cls.name,
             "title": cls.title,
             "summary": cls.summary,
             "players": cls.player_counts(),
+            "traits": cls.traits.to_dict(),
+            "phases": list(cls.phases),
             "options": {name: opt.describe() for name, opt in cls.option_spec.items()},
         }
+        try:  # the bound with the default options, for the smallest table
+            info["max_length"] = cls(min(cls.traits.player_counts)).max_length()
+        except (InvalidOptions, NotImplementedError):
+            info["max_length"] = None
+        return info
 
     @classmethod
     def player_counts(cls) -> str:
-        return ""
+        """The supported seat counts in words (games with modes say more)."""
+        counts = sorted(cls.traits.player_counts)
+        if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]}-{counts[-1]}"
+        return ", ".join(map(str, counts))
 
     @property
     def higher_score_wins(self) -> bool:
         return True
+
+    def max_length(self) -> int:
+        """The most steps (decisions and chance steps) any game with these options can take.
+
+        Random play must end within it; games that could run forever need a turn-limit option.
+        """
+        raise NotImplementedError(f"{self.name} declares no maximum length")
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -71,45 +110,95 @@ class Rules(ABC):
 
     # -- the game ------------------------------------------------------------------------------
     @abstractmethod
-    def initial_state(self, seed: int) -> Any:
-        """The starting position; any set-up randomness comes from `seed`."""
+    def initial_state(self, seed: int) -> StateT:
+        """The starting position; set-up randomness comes from `seed` or from chance steps."""
 
     @abstractmethod
-    def current_player(self, state: Any) -> int | None:
-        """Seat to act, or None once the game is over."""
+    def current_player(self, state: StateT) -> int | None:
+        """Seat to act, CHANCE at a chance step, or None once the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: Any) -> list[Action]:
-        """Every legal action, in a stable order. Empty once the game is over."""
+    def legal_actions(self, state: StateT) -> list[ActionT]:
+        """Every legal action in a stable order; at a chance step, the outcomes (explicit chance)
+        or nothing (sampled chance). Empty once the game is over."""
 
     @abstractmethod
-    def apply(self, state: Any, action: Action) -> Any:
+    def apply(self, state: StateT, action: ActionT) -> StateT:
         """The next state. Trusts that `action` is legal (the match checks); never mutates `state`."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: StateT) -> bool: ...
 
     @abstractmethod
-    def scores(self, state: Any) -> dict[int, float]:
+    def scores(self, state: StateT) -> dict[int, float]:
         """{seat: score}. Meaningful at the end; games may report running scores before."""
 
-    def winners(self, state: Any) -> list[int]:
-        """Seats with the best final score (several on a tie); empty while the game goes on."""
+    def outcome(self, state: StateT) -> Outcome | None:
+        """How the game ended (None while it goes on). Default: the best final score wins."""
         if not self.is_over(state):
-            return []
+            return None
         scores = self.scores(state)
         best = (max if self.higher_score_wins else min)(scores.values())
-        return [seat for seat, score in scores.items() if score == best]
+        winners = tuple(seat for seat, score in scores.items() if score == best)
+        word = "highest" if self.higher_score_wins else "lowest"
+        return Outcome(winners, scores, f"{word} score: {best:g}")
+
+    def winners(self, state: StateT) -> list[int]:
+        """The seats that won (several on a tie, none on a shared loss); empty while it goes on."""
+        result = self.outcome(state)
+        return [] if result is None else list(result.winners)
+
+    # -- turn structure ------------------------------------------------------------------------
+    def phase(self, state: StateT) -> str:
+        """Where the game is: one of `phases`."""
+        return self.phases[0]
+
+    def round(self, state: StateT) -> int:
+        """The round, from 1: every seat has had its turns of a round before the next starts.
+
+        Metrics check the leader when a round ends. Games with rounds override this."""
+        return 1
+
+    # -- chance --------------------------------------------------------------------------------
+    def is_chance(self, state: StateT) -> bool:
+        return self.current_player(state) == CHANCE
+
+    def chance_outcomes(self, state: StateT) -> list[tuple[ActionT, float]]:
+        """(outcome, probability) pairs at a chance step of a game with explicit chance.
+
+        Probabilities are positive and sum to 1; the outcomes are `legal_actions(state)`."""
+        raise NotImplementedError(f"{self.name} lists no chance outcomes")
+
+    def sample_chance(self, state: StateT, rng: random.Random) -> ActionT:
+        """One outcome of the chance step `state` is at, drawn with `rng`."""
+        return weighted_choice(self.chance_outcomes(state), rng)
+
+    def check_chance(self, state: StateT, data: Any) -> ActionT:
+        """A forced outcome for the chance step `state` is at, if it is possible there.
+
+        Explicit chance: one of the listed outcomes. Sampled games override this."""
+        if not self.is_chance(state):
+            raise IllegalAction("this is not a chance step: nothing is drawn or rolled now")
+        action = self.parse_action(data)
+        outcomes = [outcome for outcome, _ in self.chance_outcomes(state)]
+        if action in outcomes:
+            return outcomes[outcomes.index(action)]
+        listed = ", ".join(str(o) for o in outcomes[:8]) + (" ..." if len(outcomes) > 8 else "")
+        raise IllegalAction(f"{action} cannot happen at this chance step (it can be: {listed})")
+
+    def describe_chance(self, state: StateT, outcome: ActionT) -> str:
+        """A readable sentence for a chance outcome (logs): "rolled a 6", "drew a glass hex"."""
+        return self.describe_action(state, outcome)
 
     # -- dict forms, editing and views ---------------------------------------------------------
     @abstractmethod
-    def state_to_dict(self, state: Any) -> dict[str, Any]: ...
+    def state_to_dict(self, state: StateT) -> dict[str, Any]: ...
 
     @abstractmethod
-    def state_from_dict(self, data: Any) -> Any:
+    def state_from_dict(self, data: Any) -> StateT:
         """Build a state from its dict, checking structure and rule invariants (InvalidState)."""
 
-    def validate(self, state: Any) -> Any:
+    def validate(self, state: StateT) -> StateT:
         """Check a state object's invariants; returns it (InvalidState when broken)."""
         try:
             data = self.state_to_dict(state)
@@ -118,11 +207,11 @@ class Rules(ABC):
             raise InvalidState(f"that state object is malformed: {exc!r}") from None
         return self.state_from_dict(data)
 
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """The state dict as `seat` may see it (None: a spectator). Default: nothing is hidden."""
         return self.state_to_dict(state)
 
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+    def determinize(self, state: StateT, seat: int, rng: random.Random) -> StateT:
         """A state consistent with what `seat` sees, hidden parts resampled with `rng`.
 
         Bots that search (MCTS) run on these so they never read what their seat cannot see.
@@ -131,30 +220,47 @@ class Rules(ABC):
         return state
 
     # -- actions -------------------------------------------------------------------------------
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Any) -> ActionT:
         """An Action from an Action or its dict, checking its shape (IllegalAction when malformed)."""
         kind, params = parse_action_dict(data)
         if self.action_types and kind not in self.action_types:
             known = ", ".join(self.action_types)
             raise IllegalAction(f"{self.name} has no action type {kind!r} (its types: {known})")
-        return self.action_class(kind, **params)
+        return self.action_class(kind, **params)  # type: ignore[return-value]
 
-    def why_illegal(self, state: Any, action: Action) -> str:
+    def why_illegal(self, state: StateT, action: Action) -> str:
         """A sentence saying why `action` is not legal in `state`. Games refine it."""
-        return f"{action} is not a legal action now"
+        return self.phase_problem(state, action) or f"{action} is not a legal action now"
 
-    def check_action(self, state: Any, data: Any) -> Action:
+    def check_action(self, state: StateT, data: Any) -> ActionT:
         """The parsed action if it is legal in `state`; IllegalAction saying why otherwise."""
         action = self.parse_action(data)
         if self.is_over(state):
             raise IllegalAction(f"the game is over; {action} cannot be played")
+        if self.is_chance(state):
+            raise IllegalAction(f"this is a chance step, not a decision: {action} cannot be "
+                                "played (force an outcome, or let chance draw one)")
         legal = self.legal_actions(state)
         try:
             return legal[legal.index(action)]  # the canonical instance, as legal_actions lists it
         except ValueError:
             raise IllegalAction(self.why_illegal(state, action)) from None
 
-    def describe_action(self, state: Any, action: Action) -> str:
+    def phase_problem(self, state: StateT, action: Action) -> str | None:
+        """Why `action` is refused in this phase ("only in the wind phase"), if it belongs elsewhere."""
+        if not self.phase_actions:
+            return None
+        phase = self.phase(state)
+        allowed = self.phase_actions.get(phase)
+        if allowed is None or action.type in allowed:
+            return None
+        homes = [p for p, kinds in self.phase_actions.items() if action.type in kinds]
+        if not homes:
+            return None
+        where = " or ".join(f"the {p} phase" for p in homes)
+        return f"{action.type} can only be played in {where}; this is the {phase} phase"
+
+    def describe_action(self, state: StateT, action: Action) -> str:
         """A readable sentence for `action` played in `state` (used by logs)."""
         return str(action)
 
@@ -167,6 +273,6 @@ class Rules(ABC):
         """
         raise NotImplementedError(f"{self.name} has no drawing")
 
-    def action_path(self, state: Any, action: Action) -> list[str]:
+    def action_path(self, state: StateT, action: Action) -> list[str]:
         """The board elements (data-key values) a person clicks, in order, to play `action`."""
         return [f"action:{action.type}"]

@@ -51,13 +51,19 @@ def seats(df: pd.DataFrame) -> int:
     return int(df["players"].iloc[0]) if len(df) else 0
 
 
-def hooks_for(df: pd.DataFrame):
-    """The game's hooks module (MEASURES, positions...), from the results' first row."""
+def rules_for(df: pd.DataFrame):
+    """The rules the results were played with, from their first row (None when empty)."""
     if not len(df):
         return None
     row = df.iloc[0]
     options = json.loads(row["options"]) if "options" in df else {}
-    return game_hooks(make_rules(str(row["game"]), int(row["players"]), **options))
+    return make_rules(str(row["game"]), int(row["players"]), **options)
+
+
+def hooks_for(df: pd.DataFrame):
+    """The game's hooks (MEASURES, positions...), from the results' first row."""
+    rules = rules_for(df)
+    return None if rules is None else game_hooks(rules)
 
 
 def _winner_counts(done: pd.DataFrame) -> pd.Series:
@@ -89,6 +95,18 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
     }
     for name, (kind, description) in GENERIC.items():
         samples[name] = (kind, values[name], description)
+    rules = rules_for(df)
+    if rules is not None and rules.traits.chance != "none" and "chance_steps" in done:
+        samples["chance_steps"] = ("mean", done["chance_steps"].astype(float).tolist(),
+                                   "chance steps per game (draws, rolls), not counted in duration")
+    for phase in (rules.phases if rules is not None and len(rules.phases) > 1 else ()):
+        if f"length_{phase}" in done:
+            samples[f"duration_{phase}"] = (
+                "mean", done[f"length_{phase}"].astype(float).tolist(),
+                f"decisions per game in the {phase} phase")
+            samples[f"branching_{phase}"] = (
+                "mean", done[f"branching_{phase}"].dropna().astype(float).tolist(),
+                f"legal actions per decision in the {phase} phase")
     for seat in range(n_seats):
         samples[f"score_seat_{seat}"] = ("mean", done[f"score_{seat}"].astype(float).tolist(),
                                          f"seat {seat}'s final score")

@@ -1,26 +1,24 @@
 """Playing simulated games: the part that runs in worker processes (no pandas, no Jupyter).
 
-Each game's seed is derived from (run seed, game index) alone, and each seat's bot gets its own
-generator derived from the game seed, so a game's result never depends on which worker played it.
+Each game's seed is derived from (run seed, game index) alone, each seat's bot gets its own
+generator derived from the game seed, and each chance step is drawn from the game's own chance
+stream (`chance_rng(seed, step)`, as a `Match` draws it), so a game's result never depends on
+which worker played it, and `results_match` replays it exactly.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.bots import Bot, game_hooks
+from ..core.chance import CHANCE, chance_rng, derive_seed
 from ..core.registry import make_rules
 from ..core.rules import Rules
 
-
-def derive_seed(*parts: Any) -> int:
-    """A 63-bit seed from any parts, the same on every machine and Python version."""
-    text = ":".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+__all__ = ["GameSpec", "bot_rng", "derive_seed", "game_seed", "play_chunk", "play_game"]
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -79,45 +77,67 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
     rngs = [bot_rng(seed, seat) for seat in range(rules.players)]
     hooks = game_hooks(rules)
     state = rules.initial_state(seed)
-    moves: list[int] = []
+    moves: list[int] = []  # decisions only: chance steps are drawn again on replay
+    steps = 0  # decisions and chance steps: the position a Match would be at
+    chance_steps = 0
     branching = 0
+    by_phase = len(rules.phases) > 1
+    phase_length = dict.fromkeys(rules.phases, 0)
+    phase_branching = dict.fromkeys(rules.phases, 0)
     leader: int | None = None
     lead_changes = 0
     error = ""
     error_seat: int | None = None
-    legal, apply, is_over, player_of, scores_of = (rules.legal_actions, rules.apply,
-                                                   rules.is_over, rules.current_player,
-                                                   rules.scores)
+    legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
+                                        rules.current_player)
+    round_of, phase_of, sample_chance = rules.round, rules.phase, rules.sample_chance
     sign = 1 if rules.higher_score_wins else -1
+    round_now = round_of(state)
     while not is_over(state):
-        if len(moves) >= spec.max_steps:
-            error = f"the game did not end within {spec.max_steps} actions"
+        if steps >= spec.max_steps:
+            error = f"the game did not end within {spec.max_steps} steps"
             break
         seat = player_of(state)
-        actions = legal(state)
-        branching += len(actions)
-        bot = bots[seat]
-        try:
-            action = bot.choose(rules, state, seat, rngs[seat])
-        except Exception as exc:  # noqa: BLE001 - a broken bot spoils its game, not the run
-            error = f"seat {seat} ({bot.spec}) raised {type(exc).__name__}: {exc}"
-            error_seat = seat
-            break
-        try:
-            moves.append(actions.index(action))
-        except ValueError:
-            error, error_seat = (f"seat {seat} ({bot.spec}) chose {action!r}, which is not a "
-                                 "legal action"), seat
-            break
-        try:
-            state = apply(state, action)
-        except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it
-            error = f"the rules raised {type(exc).__name__} applying {action}: {exc}"
-            break
-        # The leader after each full round: when the last seat's turn has passed on (a turn may
-        # hold several actions) or the game ended.
-        if is_over(state) or (seat == rules.players - 1 and player_of(state) != seat):
-            running = scores_of(state)
+        if seat == CHANCE:
+            try:
+                state = apply(state, sample_chance(state, chance_rng(seed, steps)))
+            except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it
+                error = f"the rules raised {type(exc).__name__} at a chance step: {exc}"
+                break
+            steps += 1
+            chance_steps += 1
+        else:
+            actions = legal(state)
+            branching += len(actions)
+            if by_phase:
+                phase = phase_of(state)
+                phase_length[phase] += 1
+                phase_branching[phase] += len(actions)
+            bot = bots[seat]
+            try:
+                action = bot.choose(rules, state, seat, rngs[seat])
+            except Exception as exc:  # noqa: BLE001 - a broken bot spoils its game, not the run
+                error = f"seat {seat} ({bot.spec}) raised {type(exc).__name__}: {exc}"
+                error_seat = seat
+                break
+            try:
+                moves.append(actions.index(action))
+            except ValueError:
+                error, error_seat = (f"seat {seat} ({bot.spec}) chose {action!r}, which is not "
+                                     "a legal action"), seat
+                break
+            try:
+                state = apply(state, action)
+            except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it
+                error = f"the rules raised {type(exc).__name__} applying {action}: {exc}"
+                break
+            steps += 1
+        # The leader when a round (as the game declares rounds) ends, and at the end.
+        over = is_over(state)
+        new_round = round_now if over else round_of(state)
+        if over or new_round != round_now:
+            round_now = new_round
+            running = rules.scores(state)
             best = max(sign * v for v in running.values())
             top = [p for p, v in running.items() if sign * v == best]
             if len(top) == 1 and len(running) > 1:
@@ -135,15 +155,23 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
     for seat in range(rules.players):
         row[f"bot_{seat}"] = bots[seat].spec
     finished = not error
-    final = rules.scores(state) if finished else {}
-    winners = rules.winners(state) if finished else []
+    result = rules.outcome(state) if finished else None
+    final = (result.scores or rules.scores(state)) if result is not None else {}
+    winners = list(result.winners) if result is not None else []
     for seat in range(rules.players):
         row[f"score_{seat}"] = float(final[seat]) if finished else float("nan")
     for seat in range(rules.players):
         row[f"win_{seat}"] = (1 if seat in winners else 0) if finished else float("nan")
     row["winners"] = " ".join(str(w) for w in winners)
+    row["reason"] = result.reason if result is not None else ""
     row["length"] = len(moves)
+    row["chance_steps"] = chance_steps
     row["branching"] = branching / len(moves) if moves else 0.0
+    if by_phase:
+        for phase in rules.phases:
+            row[f"length_{phase}"] = phase_length[phase]
+            row[f"branching_{phase}"] = (phase_branching[phase] / phase_length[phase]
+                                         if phase_length[phase] else float("nan"))
     row["lead_changes"] = lead_changes
     row["score_spread"] = (max(final.values()) - min(final.values())) if finished else float("nan")
     if hooks is not None and hasattr(hooks, "measures"):

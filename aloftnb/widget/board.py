@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from importlib import import_module, resources
+from importlib import resources
 from typing import Any, ClassVar
 
 import anywidget
@@ -19,6 +19,7 @@ import traitlets as t
 
 from ..core.bots import BOTS, Bot, make_bot
 from ..core.match import Match
+from ..core.registry import board_class
 from ..errors import AloftnbError
 
 _ASSETS = resources.files(__package__)
@@ -306,17 +307,12 @@ class Board(anywidget.AnyWidget):
         return not self.viewer.startswith("seat:") or self.viewer == f"seat:{seat}"
 
     def _undo_target(self) -> int:
-        """Step back past bot moves to the last position where a person was to play."""
-        match = self.match
-        if not match.can_undo:
+        """Step back past bot moves (and chance draws) to the last position where a person was
+        to play."""
+        if not self.match.can_undo:
             raise AloftnbError("nothing to undo")
-        position = match.position - 1
-        while position > 0:
-            seat = match.rules.current_player(match.state_at(position))
-            if seat is None or seat not in self.control.bots:
-                break
-            position -= 1
-        return position
+        rules, bots = self.match.rules, self.control.bots
+        return self.match.undo_target(1, skip=lambda state: rules.current_player(state) in bots)
 
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
@@ -404,12 +400,5 @@ class Board(anywidget.AnyWidget):
 
 
 def game_board_class(game: str) -> type[Board]:
-    """aloftnb.games.<game>.board:GameBoard when the game has one, else the generic Board."""
-    module_name = f"aloftnb.games.{game}.board"
-    try:
-        module = import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        return Board
-    return getattr(module, "GameBoard", Board)
+    """The board class registered for `game`, else the generic Board."""
+    return board_class(game) or Board

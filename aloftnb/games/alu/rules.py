@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from ...core.action import Action
 from ...core.options import Option, int_between, whole_number_problem
 from ...core.rules import Rules
+from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 
 CIRCLE, SQUARE = 0, 1
@@ -91,11 +92,12 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-class AluRules(Rules):
+class AluRules(Rules[AluState, AluAction]):
     name = "alu"
     title = "ALU: Loki's island"
     summary = ("Two Viking rulers set up camps, raid and attack on a grid; control more of the "
                "island than your rival.")
+    traits = Traits(player_counts=(2,), utility="win_loss")
     action_class = AluAction
     action_types = TILE_ACTIONS + (END_TURN,)
     derived_keys = ("derived",)  # recomputed from the rest; Match.edit drops it
@@ -117,9 +119,12 @@ class AluRules(Rules):
                                    check=int_between(1, 10)),
     }
 
-    @classmethod
-    def player_counts(cls) -> str:
-        return "2"
+    def max_length(self) -> int:
+        """Every action but ending a turn spends construction or iron, and a turn ends with no
+        action only when the rival can still act, so turn ends are at most one more than actions.
+        """
+        actions = 2 * (self.start_construction + self.start_iron)
+        return 2 * actions + 1
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
@@ -237,6 +242,9 @@ class AluRules(Rules):
 
     def is_over(self, state: AluState) -> bool:
         return state.player < 0
+
+    def round(self, state: AluState) -> int:
+        return (state.turn + 1) // 2  # circle plays the odd turns, square the even ones
 
     def legal_actions(self, state: AluState) -> list[Action]:
         if state.player < 0:
@@ -382,8 +390,10 @@ class AluRules(Rules):
         """Controlled tiles per seat (a running count before the end)."""
         return {seat: _popcount(state.control[seat]) for seat in (0, 1)}
 
-    def winners(self, state: AluState) -> list[int]:
-        return list(state.winners)
+    def outcome(self, state: AluState) -> Outcome | None:
+        if state.player >= 0:
+            return None
+        return Outcome(state.winners, self.scores(state), self.result_text(state))
 
     def result_text(self, state: AluState) -> str:
         if state.player >= 0:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from importlib import resources
 from typing import Any, NamedTuple
 
 from ...core.action import Action
 from ...core.options import Option, int_between, whole_number_problem
 from ...core.rules import Rules
+from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 
 PACKED, UNPACKED, INFLATED, FLYING = 0, 1, 2, 3
@@ -92,12 +94,18 @@ class BalloonsState(NamedTuple):
         return f"<BalloonsState turn {self.turn}, {where}>"
 
 
-class BalloonsRules(Rules):
+class BalloonsRules(Rules[BalloonsState, BalloonAction]):
     name = "balloons"
     title = "Aloft, balloon festival"
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
+    traits = Traits(player_counts=(1, 2, 3, 4, 5), information="imperfect")  # refined per mode
     action_class = BalloonAction
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
+    # The choice edition's turn is a wind step, then an advance; the fixed edition's wind moves
+    # by itself, so its games stay in the advance phase.
+    phases = ("advance", "wind")
+    phase_actions = {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
+                     "wind": ("wind",)}
     derived_keys = ("lead_passed", "tokens", "scores")
     option_spec = {
         "mode": Option("mode", "competitive", "competitive (2-5), solo (1) or cooperative (2-5)",
@@ -155,6 +163,10 @@ class BalloonsRules(Rules):
         self.index = {bid: i for i, bid in enumerate(self.ids)}
         # RULING: cooperative play follows the solo rules and score (the 3-point penalty).
         self.solo_rules = mode != "competitive"  # solo and cooperative share the solo rules
+        if self.edition == "fixed":  # the wind moves by itself: no wind phase
+            self.phases = ("advance",)
+        if self.solo_rules:  # one shared score, nothing hidden (colour cards are competitive)
+            self.traits = replace(type(self).traits, information="perfect", cooperative=True)
         colour_index = {c: i for i, c in enumerate(COLOURS)}
         self.balloon_colours = tuple(
             frozenset(colour_index[c] for c in BALLOON_COLOURS[b]) for b in self.ids)
@@ -171,6 +183,17 @@ class BalloonsRules(Rules):
     @property
     def higher_score_wins(self) -> bool:
         return self.mode == "competitive"  # RULING: solo and cooperative: lower is better
+
+    def max_length(self) -> int:
+        """Every turn advances a balloon or passes, and a pass needs something flying, so a wind.
+
+        A balloon advances at most 2 + altitudes times; the wind moves one truck one column, and
+        the trucks leave the field after at most (trucks + 1) * (columns + 2) moves. The choice
+        edition adds one wind step per turn."""
+        advances = len(self.ids) * (2 + self.altitudes)
+        winds = (self.truck_count + 1) * (self.columns + 2)
+        turns = advances + winds + 1
+        return 2 * turns if self.edition == "choice" else turns
 
     # -- set-up --------------------------------------------------------------------------------
     def initial_state(self, seed: int) -> BalloonsState:
@@ -194,6 +217,12 @@ class BalloonsRules(Rules):
     # -- the fast path -------------------------------------------------------------------------
     def current_player(self, state: BalloonsState) -> int | None:
         return None if state.step == OVER else state.player
+
+    def phase(self, state: BalloonsState) -> str:
+        return "wind" if state.step == WIND else "advance"
+
+    def round(self, state: BalloonsState) -> int:
+        return state.turn // self.players + 1
 
     def is_over(self, state: BalloonsState) -> bool:
         return state.step == OVER
@@ -356,6 +385,23 @@ class BalloonsRules(Rules):
         score = self.formation_width(s) + 3 * unlaunched
         return {seat: score for seat in range(self.players)}  # one shared score
 
+    def outcome(self, s: BalloonsState) -> Outcome | None:
+        if s.step != OVER:
+            return None
+        scores = self.scores(s)
+        if self.solo_rules:
+            unlaunched = sum(1 for st in s.status if st != FLYING)
+            width = self.formation_width(s)
+            why = "every balloon launched" if not unlaunched else f"{unlaunched} left unlaunched"
+            return Outcome(tuple(range(self.players)), scores,
+                           f"shared score {scores[0]:g} (lower is better): formation {width} "
+                           f"wide, {why}")
+        best = max(scores.values())
+        winners = tuple(seat for seat, score in scores.items() if score == best)
+        who = " and ".join(f"seat {w}" for w in winners)
+        tie = " (a tie)" if len(winners) > 1 else ""
+        return Outcome(winners, scores, f"{who} scored {best:g} in tokens{tie}")
+
     # -- dict form -----------------------------------------------------------------------------
     def state_to_dict(self, s: BalloonsState) -> dict[str, Any]:
         balloons: dict[str, dict[str, Any]] = {}
@@ -440,14 +486,14 @@ class BalloonsRules(Rules):
     def why_illegal(self, s: BalloonsState, action: Action) -> str:
         kind = action.type
         if s.step == WIND and kind != "wind":
-            return (f"seat {s.player} must move a truck first: balloons are flying, so the wind "
-                    "blows before a balloon advances")
+            return (f"this is the wind phase: seat {s.player} must move a truck first, since "
+                    "balloons are flying and the wind blows before a balloon advances")
         if kind == "wind":
             if self.edition == "fixed":
                 return "in the fixed-wind edition the wind moves the trucks by itself"
             if s.step != WIND:
-                return ("no truck moves now: the wind blows once, at the start of a turn, "
-                        "and only when a balloon is flying")
+                return ("no truck moves in the advance phase: the wind blows once, at the start "
+                        "of a turn, and only when a balloon is flying")
             if action.truck == "launch":
                 return "moving a launch-zone truck would put the last truck past the safety truck"
             return "moving the safety truck would put it past the lead truck"
