@@ -8,9 +8,11 @@
 from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
 from .core.bots import Bot, make_bot
+from .core.chance import CHANCE
 from .core.match import HistoryEntry, Match, new_match
 from .core.registry import make_rules, register
 from .core.rules import Rules
+from .core.traits import Outcome, Traits
 from .errors import (
     AloftnbError,
     IllegalAction,
@@ -23,9 +25,9 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "AloftnbError", "Board", "HistoryEntry", "IllegalAction", "InvalidOptions",
-    "InvalidSave", "InvalidState", "Match", "Rules", "UnknownGame", "games", "make_rules",
-    "new_match", "register",
+    "Action", "AloftnbError", "Board", "CHANCE", "HistoryEntry", "IllegalAction",
+    "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules", "Traits",
+    "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
     "Bot", "compare", "design_metrics", "make_bot", "playtest", "results_match", "simulate",
     "win_rates",

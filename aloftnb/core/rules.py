@@ -46,6 +46,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     phase_actions: ClassVar[dict[str, tuple[str, ...]]] = {}
     # State-dict keys computed from the others; `Match.edit` drops them unless they are given.
     derived_keys: ClassVar[tuple[str, ...]] = ()
+    # State-dict keys a dict may leave out: the reader fills in a default (e.g. a display text).
+    optional_keys: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -69,10 +71,13 @@ class Rules(ABC, Generic[StateT, ActionT]):
             "phases": list(cls.phases),
             "options": {name: opt.describe() for name, opt in cls.option_spec.items()},
         }
-        try:  # the bound with the default options, for the smallest table
-            info["max_length"] = cls(min(cls.traits.player_counts)).max_length()
-        except (InvalidOptions, NotImplementedError):
-            info["max_length"] = None
+        info["max_length"] = None  # the bound with the default options, for the smallest table
+        for players in sorted(cls.traits.player_counts):
+            try:
+                info["max_length"] = cls(players).max_length()
+                break
+            except (InvalidOptions, NotImplementedError):
+                continue
         return info
 
     @classmethod
@@ -270,8 +275,11 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
         Clickable parts carry `data-key` (the keys of `action_path`), an `aria-label`, and a child
         with class `hit` that the board highlights. `options` come from `Board.drawing_options`.
+        Default: the view as a table of keys and values (the moves show as buttons beside it).
         """
-        raise NotImplementedError(f"{self.name} has no drawing")
+        from .drawing import draw_view_table
+
+        return draw_view_table(self.title, view)
 
     def action_path(self, state: StateT, action: Action) -> list[str]:
         """The board elements (data-key values) a person clicks, in order, to play `action`."""

@@ -107,6 +107,7 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
     phase_actions = {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
                      "wind": ("wind",)}
     derived_keys = ("lead_passed", "tokens", "scores")
+    optional_keys = ("game", "mode", "edition", "players", "columns", "altitudes", "wind")
     option_spec = {
         "mode": Option("mode", "competitive", "competitive (2-5), solo (1) or cooperative (2-5)",
                        choices=("competitive", "solo", "cooperative")),

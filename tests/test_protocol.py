@@ -1,0 +1,409 @@
+"""Protocol v2 in the core: chance steps in a match, outcomes, phases and rounds, traits and the
+registry's explicit parts. The conformance suite checks every game; these check the machinery."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, NamedTuple
+
+import pytest
+
+import aloftnb
+from aloftnb import CHANCE, Action, Match, Outcome, Traits
+from aloftnb.core.bots import GreedyBot, MCTSBot, evaluate, rank_rewards
+from aloftnb.core.chance import chance_rng, weighted_choice
+from aloftnb.core.registry import board_class, hooks_of, register
+from aloftnb.errors import AloftnbError, IllegalAction, InvalidSave
+from harbour_game import HarbourHooks, HarbourRules
+
+register(HarbourRules, hooks=HarbourHooks())
+
+
+def harbour(players: int = 2, seed: int = 4, **kwargs: Any) -> Match:
+    return aloftnb.new_match("harbour", players=players, seed=seed, **kwargs)
+
+
+def commit(match: Match, *bags: int) -> None:
+    for n in bags:
+        match.play({"type": "commit", "bags": n})
+
+
+# -- chance steps in a match ----------------------------------------------------------------------
+def test_chance_steps_are_drawn_at_once_by_default_and_named_in_the_log():
+    match = harbour()
+    commit(match, 1, 2)
+    assert not match.is_chance and match.current_player == 0 and match.round == 2
+    entry = match.history[-1]
+    assert entry.kind == "chance" and not entry.forced and entry.seat is None
+    assert str(entry) == f"chance (storm): the storm rolled {entry.action.roll}"
+    assert str(match.history[0]) == "seat 0 (sandbags): commit bags=1"
+
+
+def test_drawn_outcomes_depend_only_on_the_seed_and_the_position():
+    rolls = []
+    for _ in range(2):
+        match = harbour(seed=9)
+        commit(match, 0, 0)
+        rolls.append(match.history[-1].action)
+    expected = HarbourRules(2).sample_chance(match.state_at(2), chance_rng(9, 2))
+    assert rolls[0] == rolls[1] == expected
+    other = [harbour(seed=s) for s in range(12)]
+    for m in other:
+        commit(m, 0, 0)
+    assert len({m.history[-1].action.roll for m in other}) > 1  # the seed matters
+
+
+def test_with_auto_chance_off_a_designer_forces_the_outcome():
+    match = harbour(auto_chance=False)
+    commit(match, 1, 1)
+    assert match.is_chance and match.current_player == CHANCE and match.phase == "storm"
+    assert [p for _, p in match.chance_outcomes()] == [pytest.approx(1 / 6)] * 6
+    with pytest.raises(IllegalAction, match="chance step"):
+        match.play({"type": "commit", "bags": 0})
+    match.force({"type": "storm", "roll": 6})
+    assert match.history[-1].forced and str(match.history[-1]).endswith("(forced)")
+    assert match.state.breaches == 1 and match.state.last_roll == 6
+    match.undo()  # a forced outcome is a decision: undo takes back just that
+    assert match.is_chance and match.position == 2
+    drawn = match.resolve_chance()
+    assert drawn == HarbourRules(2).sample_chance(match.state_at(2), chance_rng(4, 2))
+
+
+def test_forcing_is_refused_when_nothing_is_drawn_and_for_impossible_outcomes():
+    match = harbour(auto_chance=False)
+    with pytest.raises(IllegalAction, match="not a chance step"):
+        match.force({"type": "storm", "roll": 3})
+    with pytest.raises(IllegalAction, match="not a chance step"):
+        match.resolve_chance()
+    with pytest.raises(IllegalAction, match="not a chance step"):
+        match.chance_outcomes()
+    commit(match, 0, 0)
+    before = match.state
+    for junk in ({"type": "storm", "roll": 7}, {"type": "commit", "bags": 1}, "six"):
+        with pytest.raises(IllegalAction):
+            match.force(junk)
+        assert match.state == before
+
+
+def test_turning_auto_chance_back_on_draws_the_pending_step():
+    match = harbour(auto_chance=False)
+    commit(match, 0, 0)
+    seen = []
+    match.subscribe(lambda m, change: seen.append(change))
+    match.auto_chance = True
+    assert not match.is_chance and match.history[-1].kind == "chance" and seen == ["chance"]
+    with pytest.raises(AloftnbError):
+        match.auto_chance = 1  # type: ignore[assignment]
+
+
+def test_undo_and_redo_step_over_drawn_outcomes_to_a_persons_decision():
+    match = harbour()
+    commit(match, 1, 2)  # positions: 1 commit, 2 commit, 3 storm drawn
+    commit(match, 0)  # 4
+    assert match.position == 4
+    match.undo()
+    assert match.position == 3 and match.current_player == 0
+    match.undo()  # the commit and the storm drawn after it
+    assert match.position == 1 and match.current_player == 1
+    match.redo()
+    assert match.position == 3 and not match.is_chance
+    match.undo(2)
+    assert match.position == 0
+    with pytest.raises(AloftnbError, match="cannot undo 1"):
+        match.undo()
+
+
+def test_a_game_that_starts_with_chance_cannot_undo_the_opening_draw():
+    match = aloftnb.new_match("harbour", players=1, seed=2)  # one seat: commit, storm, commit...
+    commit(match, 1)
+    assert match.position == 2 and match.history[-1].kind == "chance"
+    match.undo()
+    assert match.position == 0
+    with pytest.raises(AloftnbError):
+        match.undo()
+
+
+def test_saves_record_drawn_and_forced_outcomes_and_replay_them_exactly():
+    match = harbour(auto_chance=False)
+    commit(match, 1, 1)
+    match.force({"type": "storm", "roll": 2})
+    commit(match, 2, 0)
+    match.resolve_chance()
+    data = json.loads(match.to_json())
+    assert data["version"] == 2 and data["auto_chance"] is False
+    assert data["timeline"][2] == {"kind": "chance", "outcome": {"type": "storm", "roll": 2},
+                                   "forced": True}
+    assert data["timeline"][5]["forced"] is False
+    loaded = Match.from_json(match.to_json())
+    assert loaded.state == match.state and not loaded.auto_chance
+    assert [str(e) for e in loaded.history] == [str(e) for e in match.history]
+
+
+def tampered(match: Match, step: int, value: Any) -> str:
+    data = json.loads(match.to_json())
+    data["timeline"][step] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("step, value, fragment", [
+    (2, {"kind": "chance", "outcome": {"type": "storm", "roll": 9}, "forced": True},
+     "step 3 cannot be replayed"),
+    (0, {"kind": "chance", "outcome": {"type": "storm", "roll": 2}}, "was not at a chance step"),
+    (2, {"kind": "chance", "outcome": {"type": "storm", "roll": 2}, "forced": "yes"},
+     "'forced' must be true or false"),
+])
+def test_tampered_chance_steps_are_refused(step, value, fragment):
+    match = harbour(auto_chance=False)
+    commit(match, 1, 1)
+    match.force({"type": "storm", "roll": 2})
+    with pytest.raises(InvalidSave, match=fragment):
+        Match.from_json(tampered(match, step, value))
+
+
+def test_version_1_saves_still_load():
+    match = aloftnb.new_match("balloons", players=2, seed=3)
+    rng = random.Random(0)
+    for _ in range(6):
+        match.play(rng.choice(match.legal_actions()))
+    data = json.loads(match.to_json())
+    data["version"] = 1
+    del data["auto_chance"]
+    loaded = Match.from_json(json.dumps(data))
+    assert loaded.state == match.state and loaded.auto_chance
+
+
+# -- phases, rounds and refusals ----------------------------------------------------------------
+def test_a_refusal_names_the_phase_an_action_belongs_to():
+    match = harbour(auto_chance=False)
+    with pytest.raises(IllegalAction,
+                       match="storm can only be played in the storm phase; this is the sandbags"):
+        match.play({"type": "storm", "roll": 3})
+
+
+def test_the_choice_editions_wind_refusal_names_the_phase():
+    match = aloftnb.new_match("balloons", players=3, seed=1, edition="choice")
+    for action in ({"type": "unpack", "balloon": "GP", "truck": 0},
+                   {"type": "inflate", "balloon": "GP"}, {"type": "launch", "balloon": "GP"}):
+        match.play(action)
+    assert match.phase == "wind"
+    with pytest.raises(IllegalAction, match="this is the wind phase"):
+        match.play({"type": "inflate", "balloon": "RW"})
+
+
+def test_the_fixed_edition_has_one_phase_and_its_log_names_none():
+    match = aloftnb.new_match("balloons", players=3, seed=1)
+    assert match.rules.phases == ("advance",)
+    match.play(match.legal_actions()[0])
+    assert str(match.history[0]).startswith("seat 0: ")
+
+
+# -- outcomes ----------------------------------------------------------------------------------
+def lose_together(match: Match) -> None:
+    """Commit nothing and force sixes until the storm breaks through twice."""
+    match.auto_chance = False
+    while not match.is_over:
+        if match.is_chance:
+            match.force({"type": "storm", "roll": 6})
+        else:
+            match.play({"type": "commit", "bags": 0})
+
+
+def test_a_cooperative_loss_has_no_winners_and_says_why():
+    match = harbour()
+    lose_together(match)
+    result = match.outcome()
+    assert result == Outcome((), {0: -2.0, 1: -2.0}, "the storm broke through 2 times")
+    assert match.winners() == [] and "winners []" in repr(match)
+
+
+def test_simulate_rows_and_rewards_follow_the_outcome():
+    results = aloftnb.simulate("harbour", players=2, games=30, seed=1, workers=1,
+                               progress=False)
+    lost = results[results["winners"] == ""]
+    won = results[results["winners"] == "0 1"]
+    assert len(lost) and len(won) and len(lost) + len(won) == len(results)
+    assert (lost["win_0"] == 0).all() and (won["win_1"] == 1).all()
+    assert lost["reason"].str.startswith("the storm broke through").all()
+    match = harbour()
+    lose_together(match)
+    assert rank_rewards(match.rules, match.state) == {0: 0.0, 1: 0.0}
+
+
+def test_default_outcome_ranks_scores_and_says_so():
+    match = aloftnb.new_match("balloons", players=3, seed=7)
+    rng = random.Random(7)
+    while not match.is_over:
+        match.play(rng.choice(match.legal_actions()))
+    result = match.outcome()
+    assert result is not None and result.winners == tuple(match.winners())
+    assert result.reason.endswith("in tokens") or result.reason.endswith("(a tie)")
+    assert aloftnb.Rules.outcome(match.rules, match.state).reason.startswith("highest score")
+
+
+# -- bots and chance --------------------------------------------------------------------------
+def test_greedy_takes_the_expectation_over_listed_outcomes():
+    rules = HarbourRules(1)
+    before_storm = rules.apply(rules.initial_state(0), Action("commit", bags=2))
+    assert rules.is_chance(before_storm)
+    expected = sum(evaluate(rules, rules.apply(before_storm, o), 0) / 6
+                   for o, _ in rules.chance_outcomes(before_storm))
+    value = GreedyBot().expected(rules, before_storm, 0, random.Random(0))
+    assert value == pytest.approx(expected)
+    # Committing more sandbags is worth it in expectation: greedy commits the most it can.
+    assert GreedyBot().choose(rules, rules.initial_state(0), 0, random.Random(0)) == Action(
+        "commit", bags=2)
+
+
+def test_searching_bots_play_games_with_chance_and_never_move_at_a_chance_step():
+    calls = []
+
+    class Watching(MCTSBot):
+        def choose(self, rules, state, seat, rng):
+            calls.append(rules.current_player(state))
+            return super().choose(rules, state, seat, rng)
+
+    results = aloftnb.simulate("harbour", players=2, bots=[Watching(40), "greedy"], games=4,
+                               seed=2, workers=1, progress=False)
+    assert (results["error"] == "").all() and calls and CHANCE not in calls
+
+
+def test_mcts_draws_chance_inside_its_search_without_reading_the_future():
+    rules = HarbourRules(2)
+    state = rules.initial_state(0)
+    root = MCTSBot(iterations=200).search(rules, state, 0, random.Random(1))
+    assert set(root.children) == set(rules.legal_actions(state))
+    assert sum(child.visits for child in root.children.values()) == 200
+
+
+def test_weighted_choice_follows_the_probabilities():
+    rng = random.Random(3)
+    draws = [weighted_choice([("a", 0.9), ("b", 0.1)], rng) for _ in range(2000)]
+    assert 0.85 < draws.count("a") / 2000 < 0.95
+    with pytest.raises(ValueError):
+        weighted_choice([], rng)
+
+
+# -- simulate reads the declared structure ------------------------------------------------------
+def test_simulate_counts_chance_steps_apart_and_reports_each_phase():
+    results = aloftnb.simulate("harbour", players=2, games=6, seed=4, workers=1, progress=False)
+    rounds_played = results["chance_steps"]  # one storm a round
+    assert (results["length"] == 2 * rounds_played).all()  # decisions only: two commits a round
+    assert (results["length_sandbags"] == results["length"]).all()
+    assert (results["length_storm"] == 0).all()
+    metrics = aloftnb.design_metrics(results)
+    assert "chance_steps" in metrics.index and "duration_sandbags" in metrics.index
+    assert metrics.loc["chance_steps", "value"] == pytest.approx(rounds_played.mean())
+    alu = aloftnb.simulate("alu", players=2, games=2, seed=4, workers=1, progress=False)
+    assert "chance_steps" not in aloftnb.design_metrics(alu).index
+
+
+def test_simulated_games_with_chance_are_the_same_on_any_number_of_workers():
+    one = aloftnb.simulate("harbour", players=3, games=12, seed=8, workers=1, progress=False)
+    two = aloftnb.simulate("harbour", players=3, games=12, seed=8, workers=2, progress=False)
+    assert one.equals(two)
+
+
+class RaceState(NamedTuple):
+    rules: Any
+    step: int  # moves made; 6 ends the game
+
+
+class ReverseOrderRace(aloftnb.Rules[RaceState, Action]):
+    """Two seats, three rounds; seat 1 moves first in every round. The leader after each round
+    alternates: seat 1, seat 0, seat 1 — two lead changes, counted per declared round."""
+
+    name = "reverse-race"
+    title = "Reverse order race"
+    traits = Traits(player_counts=(2,))
+    POINTS = ((0, 3), (5, 0), (0, 4))  # per round: (seat 0, seat 1)
+
+    def max_length(self) -> int:
+        return 6
+
+    def initial_state(self, seed: int) -> RaceState:
+        return RaceState(self, 0)
+
+    def current_player(self, s: RaceState) -> int | None:
+        return None if s.step == 6 else 1 - s.step % 2
+
+    def is_over(self, s: RaceState) -> bool:
+        return s.step == 6
+
+    def round(self, s: RaceState) -> int:
+        return min(s.step // 2 + 1, 3)
+
+    def legal_actions(self, s: RaceState) -> list[Action]:
+        return [] if s.step == 6 else [Action("move")]
+
+    def apply(self, s: RaceState, action: Action) -> RaceState:
+        return RaceState(self, s.step + 1)
+
+    def scores(self, s: RaceState) -> dict[int, float]:
+        done = s.step // 2
+        return {seat: float(sum(p[seat] for p in self.POINTS[:done])) for seat in (0, 1)}
+
+    def state_to_dict(self, s: RaceState) -> dict[str, Any]:
+        return {"step": s.step}
+
+    def state_from_dict(self, data: Any) -> RaceState:
+        return RaceState(self, data["step"])
+
+
+def test_lead_changes_are_counted_per_declared_round_not_per_seat_order():
+    register(ReverseOrderRace)
+    try:
+        results = aloftnb.simulate("reverse-race", players=2, games=1, workers=1,
+                                   progress=False)
+    finally:
+        aloftnb.core.registry._GAMES.pop("reverse-race")
+    assert results["lead_changes"][0] == 2
+
+
+# -- traits and the registry -------------------------------------------------------------------
+def test_traits_are_checked_and_listed():
+    with pytest.raises(ValueError):
+        Traits(player_counts=())
+    with pytest.raises(ValueError):
+        Traits(player_counts=(2,), chance="sometimes")  # type: ignore[arg-type]
+    listed = {g["name"]: g for g in aloftnb.games()}
+    assert listed["alu"]["traits"]["utility"] == "win_loss"
+    assert listed["harbour"]["traits"]["chance"] == "explicit"
+    assert listed["harbour"]["phases"] == ["sandbags", "storm"]
+    assert listed["balloons"]["max_length"] > 0
+    assert aloftnb.make_rules("balloons", 1, mode="solo").traits.cooperative
+
+
+def test_a_game_registered_from_outside_gets_its_board_and_hooks():
+    class HarbourBoard(aloftnb.Board):
+        pass
+
+    register(HarbourRules, board=HarbourBoard, hooks=HarbourHooks())
+    try:
+        match = harbour()
+        assert isinstance(match.board(), HarbourBoard)  # anywidget subclasses per instance
+        assert isinstance(hooks_of(match.rules), HarbourHooks)
+        results = aloftnb.simulate("harbour", players=2, games=2, workers=1, progress=False)
+        assert "breaches" in results  # the hooks' measures
+    finally:
+        register(HarbourRules, hooks=HarbourHooks())
+    assert board_class("harbour") is None
+    assert not isinstance(harbour().board(), HarbourBoard)
+
+
+def test_register_keeps_its_older_text_form_and_refuses_junk():
+    register("harbour-by-name", "harbour_game:HarbourRules")
+    try:
+        assert isinstance(aloftnb.make_rules("harbour-by-name", 2), HarbourRules)
+    finally:
+        aloftnb.core.registry._GAMES.pop("harbour-by-name")
+    for junk in (42, int, None):
+        with pytest.raises(TypeError):
+            register(junk)
+
+
+def test_outcome_of_a_game_in_progress_is_none():
+    match = harbour()
+    assert match.outcome() is None and match.winners() == []
+    assert Outcome((1,), {0: 1.0, 1: 2.0}, "x").to_dict() == {
+        "winners": [1], "scores": {"0": 1.0, "1": 2.0}, "reason": "x"}
