@@ -290,7 +290,8 @@ def test_simulate_counts_chance_steps_apart_and_reports_each_phase():
     rounds_played = results["chance_steps"]  # one storm a round
     assert (results["length"] == 2 * rounds_played).all()  # decisions only: two commits a round
     assert (results["length_sandbags"] == results["length"]).all()
-    assert (results["length_storm"] == 0).all()
+    assert (results["length_storm"] == 0).all()  # the storm is chance: no decisions
+    assert "duration_storm" not in aloftnb.design_metrics(results).index
     metrics = aloftnb.design_metrics(results)
     assert "chance_steps" in metrics.index and "duration_sandbags" in metrics.index
     assert metrics.loc["chance_steps", "value"] == pytest.approx(rounds_played.mean())

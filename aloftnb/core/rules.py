@@ -24,6 +24,7 @@ from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
 from .chance import CHANCE, weighted_choice
 from .options import Option, resolve_options
+from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
 
 StateT = TypeVar("StateT")
@@ -48,6 +49,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     derived_keys: ClassVar[tuple[str, ...]] = ()
     # State-dict keys a dict may leave out: the reader fills in a default (e.g. a display text).
     optional_keys: ClassVar[tuple[str, ...]] = ()
+    # A frozen dataclass of plain fields: its dict form and checked reader come for free.
+    state_class: ClassVar[type | None] = None
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -196,12 +199,24 @@ class Rules(ABC, Generic[StateT, ActionT]):
         return self.describe_action(state, outcome)
 
     # -- dict forms, editing and views ---------------------------------------------------------
-    @abstractmethod
-    def state_to_dict(self, state: StateT) -> dict[str, Any]: ...
+    def state_to_dict(self, state: StateT) -> dict[str, Any]:
+        """The state as plain JSON data. Default: the fields of a `state_class` record."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.name} needs state_to_dict, or a state_class")
+        return record_to_dict(state)
 
-    @abstractmethod
     def state_from_dict(self, data: Any) -> StateT:
-        """Build a state from its dict, checking structure and rule invariants (InvalidState)."""
+        """Build a state from its dict, checking structure and rule invariants (InvalidState).
+
+        Default: a `state_class` record read field by field, then `check_state`."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.name} needs state_from_dict, or a state_class")
+        state = record_from_dict(self.state_class, data)
+        self.check_state(state)
+        return state
+
+    def check_state(self, state: StateT) -> None:
+        """Raise InvalidState when a record state breaks one of the game's invariants."""
 
     def validate(self, state: StateT) -> StateT:
         """Check a state object's invariants; returns it (InvalidState when broken)."""

@@ -100,7 +100,8 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
         samples["chance_steps"] = ("mean", done["chance_steps"].astype(float).tolist(),
                                    "chance steps per game (draws, rolls), not counted in duration")
     for phase in (rules.phases if rules is not None and len(rules.phases) > 1 else ()):
-        if f"length_{phase}" in done:
+        # Phases where nobody decides (a dice roll) have no length or branching of their own.
+        if f"length_{phase}" in done and done[f"length_{phase}"].astype(float).sum() > 0:
             samples[f"duration_{phase}"] = (
                 "mean", done[f"length_{phase}"].astype(float).tolist(),
                 f"decisions per game in the {phase} phase")

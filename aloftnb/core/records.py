@@ -1,0 +1,89 @@
+"""State records: a frozen dataclass as a game's state, with its dict form for free.
+
+A small game (one written in a notebook) declares its state as a frozen dataclass whose fields
+are plain values and sets `state_class` on its rules; `Rules.state_to_dict` and
+`Rules.state_from_dict` then need no code: the reader checks every field's type strictly (a seat
+is a whole number, never 1.0 or True) and names the field that is wrong. The game adds its own
+invariants in `Rules.check_state`.
+
+Field types understood: int, float, bool, str, `X | None` of those, and `tuple[X, ...]` of those
+(a list in the dict form).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from typing import Any
+
+from ..errors import InvalidState
+from .options import whole_number_problem
+
+_BIGGEST = 10**12  # a bound on whole numbers read from a dict, far above any game's counts
+
+
+def record_to_dict(state: Any) -> dict[str, Any]:
+    """The dict form of a dataclass state: tuples become lists."""
+    return {f.name: _plain(getattr(state, f.name)) for f in dataclasses.fields(state)}
+
+
+def _plain(value: Any) -> Any:
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
+def record_from_dict(cls: type, data: Any) -> Any:
+    """A `cls` instance from its dict form, or InvalidState naming the wrong field."""
+    if not isinstance(data, dict):
+        raise InvalidState(f"a state must be a dict, not {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted((k for k in data if k not in names), key=str)
+    if unknown:
+        raise InvalidState(f"unknown key {unknown[0]!r} in the state (keys: {', '.join(names)})")
+    missing = [name for name in names if name not in data]
+    if missing:
+        raise InvalidState(f"the state has no {missing[0]!r}")
+    values = {name: _read(hints[name], data[name], name) for name in names}
+    return cls(**values)
+
+
+def _read(kind: Any, value: Any, name: str) -> Any:
+    origin = typing.get_origin(kind)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(kind)
+        if value is None and type(None) in options:
+            return None
+        real = [k for k in options if k is not type(None)]
+        if len(real) == 1:
+            return _read(real[0], value, name)
+        raise InvalidState(f"{name}: unions of several types are not supported in records")
+    if origin is tuple:
+        args = typing.get_args(kind)
+        if not isinstance(value, (list, tuple)):
+            raise InvalidState(f"{name} must be a list, not {value!r:.60}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_read(args[0], v, f"{name}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise InvalidState(f"{name} must hold {len(args)} values, not {len(value)}")
+        return tuple(_read(a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise InvalidState(f"{name} must be true or false, not {value!r:.60}")
+        return value
+    if kind is int:
+        problem = whole_number_problem(value, -_BIGGEST, _BIGGEST)
+        if problem:
+            raise InvalidState(f"{name} {problem}")
+        return value
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
+                value):
+            raise InvalidState(f"{name} must be a finite number, not {value!r:.60}")
+        return float(value)
+    if kind is str:
+        if not isinstance(value, str):
+            raise InvalidState(f"{name} must be text, not {value!r:.60}")
+        return value
+    raise InvalidState(f"{name}: the record field type {kind!r} is not supported")
