@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import pytest
@@ -14,7 +15,7 @@ from aloftnb import CHANCE, Action, Match, Outcome, Traits
 from aloftnb.core.bots import GreedyBot, MCTSBot, evaluate, rank_rewards
 from aloftnb.core.chance import chance_rng, weighted_choice
 from aloftnb.core.registry import board_class, hooks_of, register
-from aloftnb.errors import AloftnbError, IllegalAction, InvalidSave
+from aloftnb.errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from harbour_game import HarbourHooks, HarbourRules
 
 register(HarbourRules, hooks=HarbourHooks())
@@ -408,3 +409,63 @@ def test_outcome_of_a_game_in_progress_is_none():
     assert match.outcome() is None and match.winners() == []
     assert Outcome((1,), {0: 1.0, 1: 2.0}, "x").to_dict() == {
         "winners": [1], "scores": {"0": 1.0, "1": 2.0}, "reason": "x"}
+
+
+# -- state records ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RecordState:
+    heights: tuple[int, ...]
+    seat: int
+    rolling: bool
+    note: str
+    bonus: float
+    winner: int | None
+
+
+class RecordRules(ReverseOrderRace):
+    name = "record-game"
+    state_class = RecordState
+    # The protocol's own readers, not the race's hand-written ones.
+    state_to_dict = aloftnb.Rules.state_to_dict  # type: ignore[assignment]
+    state_from_dict = aloftnb.Rules.state_from_dict  # type: ignore[assignment]
+
+    def check_state(self, s: Any) -> None:
+        if s.seat not in (0, 1):
+            raise InvalidState("seat must be 0 or 1")
+
+
+RECORD = {"heights": [3, 4], "seat": 1, "rolling": False, "note": "x", "bonus": 0.5,
+          "winner": None}
+
+
+def test_a_record_state_gets_its_dict_form_and_a_strict_reader():
+    rules = RecordRules(2)
+    state = rules.state_from_dict(RECORD)
+    assert state == RecordState((3, 4), 1, False, "x", 0.5, None)
+    assert rules.state_to_dict(state) == RECORD
+    assert rules.state_from_dict({**RECORD, "winner": 1}).winner == 1
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"seat": 1.0}, "seat must be a whole number"),
+    ({"seat": True}, "seat must be a whole number"),
+    ({"seat": 5}, "seat must be 0 or 1"),  # the game's own check
+    ({"heights": [3, "4"]}, "heights[1] must be a whole number"),
+    ({"heights": 3}, "heights must be a list"),
+    ({"rolling": 0}, "rolling must be true or false"),
+    ({"note": 3}, "note must be text"),
+    ({"bonus": float("nan")}, "bonus must be a finite number"),
+    ({"winner": "0"}, "winner must be a whole number"),
+    ({"extra": 1}, "unknown key 'extra'"),
+])
+def test_a_record_reader_names_the_wrong_field(change, fragment):
+    with pytest.raises(InvalidState) as caught:
+        RecordRules(2).state_from_dict({**RECORD, **change})
+    assert fragment in str(caught.value)
+
+
+def test_a_record_reader_names_a_missing_field_and_refuses_non_dicts():
+    with pytest.raises(InvalidState, match="the state has no 'note'"):
+        RecordRules(2).state_from_dict({k: v for k, v in RECORD.items() if k != "note"})
+    with pytest.raises(InvalidState, match="must be a dict"):
+        RecordRules(2).state_from_dict([RECORD])
