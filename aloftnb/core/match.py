@@ -6,6 +6,7 @@ Everything here is game-agnostic; a game only supplies its `Rules`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import json
 import secrets
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
+from .options import is_whole_number, whole_number_problem
 from .registry import make_rules
 from .rules import Rules
 
@@ -50,8 +52,8 @@ class Match:
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r}")
+        if whole_number_problem(seed, 0):
+            raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r:.60}")
         self.rules = rules
         self.seed = seed
         self._timeline: list[tuple[HistoryEntry, Any]] = []
@@ -70,7 +72,8 @@ class Match:
 
     @property
     def options(self) -> dict[str, Any]:
-        return dict(self.rules.options)
+        """A copy: changing it changes neither the rules nor the save."""
+        return copy.deepcopy(self.rules.options)
 
     @property
     def state(self):
@@ -96,26 +99,24 @@ class Match:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as `seat` may see it; hidden information removed (None: a spectator)."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or seat not in range(self.players)):
-            raise AloftnbError(f"seat must be 0..{self.players - 1} or None, not {seat!r}")
+        if seat is not None and whole_number_problem(seat, 0, self.players - 1):
+            raise AloftnbError(f"seat must be 0..{self.players - 1} or None, not {seat!r:.60}")
         return self.rules.view(self.state, seat)
 
     @property
     def history(self) -> list[HistoryEntry]:
         """Who played what, up to the current position (undone steps are not included)."""
-        return [entry for entry, _ in self._timeline[: self._position]]
+        return [_handed_out(entry) for entry, _ in self._timeline[: self._position]]
 
     @property
     def timeline(self) -> list[HistoryEntry]:
         """Every step, including undone ones that redo would bring back."""
-        return [entry for entry, _ in self._timeline]
+        return [_handed_out(entry) for entry, _ in self._timeline]
 
     def state_at(self, position: int):
         """The state after `position` steps of the timeline (0 is the start)."""
-        if isinstance(position, bool) or not isinstance(position, int) or not (
-                0 <= position <= len(self._timeline)):
-            raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r}")
+        if whole_number_problem(position, 0, len(self._timeline)):
+            raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r:.60}")
         return self._timeline[position - 1][1] if position else self._initial
 
     @property
@@ -186,8 +187,8 @@ class Match:
 
     def goto(self, position: int) -> None:
         """Jump to any point of the timeline (0 is the start), e.g. to replay a game."""
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise AloftnbError(f"position must be a whole number, not {position!r}")
+        if not is_whole_number(position):
+            raise AloftnbError(f"position must be a whole number, not {position!r:.60}")
         if not 0 <= position <= len(self._timeline):
             raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position}")
         if position != self._position:
@@ -290,7 +291,7 @@ class Match:
         for number, step in enumerate(data["timeline"], start=1):
             match._replay_step(number, step)
         position = data["position"]
-        if isinstance(position, bool) or not isinstance(position, int):
+        if not is_whole_number(position):
             raise InvalidSave(f"'position' must be a whole number, not {position!r}")
         if not 0 <= position <= len(match._timeline):
             raise InvalidSave(f"'position' {position} is outside the timeline")
@@ -308,9 +309,9 @@ class Match:
         try:
             if step["kind"] == "action":
                 seat = self.current_player
-                if step.get("seat") != seat:
+                if not is_whole_number(step.get("seat")) or step.get("seat") != seat:
                     raise InvalidSave(
-                        f"timeline step {number} says seat {step.get('seat')!r} played, "
+                        f"timeline step {number} says seat {step.get('seat')!r:.60} played, "
                         f"but it was seat {seat}'s turn"
                     )
                 self.play(step.get("action"))
@@ -338,8 +339,15 @@ class Match:
 
 
 def _check_steps(steps: Any) -> None:
-    if isinstance(steps, bool) or not isinstance(steps, int):
-        raise AloftnbError(f"steps must be a whole number, not {steps!r}")
+    if not is_whole_number(steps):
+        raise AloftnbError(f"steps must be a whole number, not {steps!r:.60}")
+
+
+def _handed_out(entry: HistoryEntry) -> HistoryEntry:
+    """The entry as the match hands it out: an edit's state dict is a copy, never the record."""
+    if entry.edited is None:
+        return entry
+    return dataclasses.replace(entry, edited=copy.deepcopy(entry.edited))
 
 
 def new_match(game: str, *, players: int, seed: int | None = None, **options: Any) -> Match:

@@ -17,7 +17,7 @@ import string
 from typing import Any, ClassVar
 
 from ...core.action import Action
-from ...core.options import Option, int_between
+from ...core.options import Option, _short_repr, int_between
 from ...core.rules import Rules
 from ...errors import IllegalAction, InvalidOptions
 from . import notebook
@@ -439,7 +439,7 @@ class AluRules(Rules):
             key = tile.strip().lower() if isinstance(tile, str) else tile
             if key not in self.index:
                 raise IllegalAction(
-                    f"there is no tile {tile!r} on this {self.columns}x{self.rows} board (tiles "
+                    f"there is no tile {_short_repr(tile)} on this {self.columns}x{self.rows} board (tiles "
                     f"are a1 to {self.tiles[-1]}: a column letter, then a row number from the top)")
             return self._actions[action.type][self.index[key]]
         return self._end_turn

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...core.options import whole_number_problem
+from ...core.options import _short_repr, is_whole_number, whole_number_problem
 from ...errors import InvalidState
 
 if TYPE_CHECKING:
@@ -136,16 +136,17 @@ class _StateReader:
         r, data = self.rules, self.data
         if not isinstance(data, dict):
             self.fail(f"an ALU state must be a dict, not {type(data).__name__}")
-        unknown = sorted(set(data) - self.KEYS, key=str)
+        unknown = sorted((k for k in data if not isinstance(k, str) or k not in self.KEYS), key=str)
         if unknown:
-            self.fail(f"unknown key {unknown[0]!r} in the state (keys: "
+            self.fail(f"unknown key {_short_repr(unknown[0])} in the state (keys: "
                       f"{', '.join(sorted(self.KEYS))})")
         missing = sorted(self.REQUIRED - set(data))
         if missing:
             self.fail(f"the state has no {missing[0]!r}")
         for key, expected in (("game", r.name), ("columns", r.columns), ("rows", r.rows)):
-            if key in data and data[key] != expected:
-                self.fail(f"this match has {key} {expected!r}; the state says {data[key]!r} "
+            if key in data and not (type(data[key]) is type(expected) and data[key] == expected):
+                self.fail(f"this match has {key} {expected!r}; the state says "
+                          f"{_short_repr(data[key])} "
                           "(start a new match to change it)")
         if "derived" in data and not isinstance(data["derived"], (dict, type(None))):
             self.fail("'derived' must be a dict (it is recomputed, so it may be left out)")
@@ -164,9 +165,9 @@ class _StateReader:
         if not isinstance(board, dict):
             self.fail("'board' must map tile ids (a1, b1, ...) to "
                       "'empty', 'circle', 'square' or 'raided'")
-        extra = sorted((t for t in board if t not in r.index), key=str)
+        extra = sorted((t for t in board if not isinstance(t, str) or t not in r.index), key=str)
         if extra:
-            self.fail(f"'board' names {extra[0]!r}, which is not a tile of this "
+            self.fail(f"'board' names {_short_repr(extra[0])}, which is not a tile of this "
                       f"{r.columns}x{r.rows} board (a1 to {r.tiles[-1]})")
         absent = [t for t in r.tiles if t not in board]
         if absent:
@@ -174,9 +175,9 @@ class _StateReader:
         masks = {name: 0 for name in TILE_CONTENTS}
         for i, tile in enumerate(r.tiles):
             content = board[tile]
-            if content not in masks:
-                self.fail(f"tile {tile} holds {content!r}; a tile is 'empty', 'circle', "
-                          "'square' or 'raided'")
+            if not isinstance(content, str) or content not in masks:
+                self.fail(f"tile {tile} holds {_short_repr(content)}; a tile is 'empty', "
+                          "'circle', 'square' or 'raided'")
             masks[content] |= 1 << i
         for seat, name in enumerate(SEAT_NAMES):
             on_board = _popcount(masks[name])
@@ -222,9 +223,9 @@ class _StateReader:
         player = data["current_player"]
         actions_left = data["actions_left"]
         if result is None:
-            if isinstance(player, bool) or player not in (0, 1):
+            if whole_number_problem(player, 0, 1):
                 self.fail(f"'current_player' must be 0 (circle) or 1 (square) while the game "
-                          f"goes on, not {player!r}")
+                          f"goes on, not {_short_repr(player)}")
             if player != (turn - 1) % 2:
                 self.fail(f"turn {turn} is {SEAT_NAMES[(turn - 1) % 2]}'s turn (circle plays "
                           f"the odd turns), but 'current_player' is {player}")
@@ -239,12 +240,14 @@ class _StateReader:
         if actions_left != 0:
             self.fail("'actions_left' must be 0 once the game is over")
         reason = result["reason"]
-        if reason not in (ELIMINATED, CONTROL, NO_ACTIONS):
+        if not isinstance(reason, str) or reason not in (ELIMINATED, CONTROL, NO_ACTIONS):
             self.fail(f"result reason must be {ELIMINATED!r}, {CONTROL!r} or {NO_ACTIONS!r}, "
-                      f"not {reason!r}")
+                      f"not {_short_repr(reason)}")
         winners = result["winners"]
-        if (not isinstance(winners, list) or winners not in ([0], [1], [0, 1])):
-            self.fail(f"result winners must be [0], [1] or [0, 1] (a draw), not {winners!r}")
+        if (not isinstance(winners, list) or not all(is_whole_number(w) for w in winners)
+                or winners not in ([0], [1], [0, 1])):
+            self.fail(f"result winners must be [0], [1] or [0, 1] (a draw), not "
+                      f"{_short_repr(winners)}")
         return -1, 0, tuple(winners), reason
 
     def check_outcome(self, s: AluState) -> None:
@@ -260,14 +263,22 @@ class _StateReader:
                           "would be over: give a player resources or room, or set 'result'")
             return
         if s.reason == ELIMINATED:
-            if len(s.winners) != 1 or s.camps[1 - s.winners[0]]:
-                self.fail("result 'eliminated' needs one winner and a loser with no camps on "
-                          "the board")
+            if len(s.winners) != 1 or s.camps[1 - s.winners[0]] or not s.camps[s.winners[0]]:
+                self.fail("result 'eliminated' needs one winner with camps on the board (the "
+                          "last attack came from one) and a loser with none")
         elif s.reason == CONTROL:
             if len(s.winners) != 1 or s.winners[0] not in reach:
                 self.fail(f"result 'control' needs a winner controlling at least {r.win_tiles} "
                           f"tiles (circle controls {counts[0]}, square {counts[1]})")
         else:
+            if reach:
+                self.fail(f"{SEAT_NAMES[reach[0]]} controls {counts[reach[0]]} tiles, at least "
+                          f"the {r.win_tiles} that win at once: the result is 'control', not "
+                          "'no_actions'")
+            able = [SEAT_NAMES[seat] for seat in (0, 1) if r.can_act(s, seat)]
+            if able:
+                self.fail(f"result 'no_actions' says neither player can act, but {able[0]} still "
+                          "has a legal action (resources and room) in this position")
             expected = ([0, 1] if counts[0] == counts[1] else [0] if counts[0] > counts[1]
                         else [1])
             if list(s.winners) != expected:
