@@ -108,10 +108,12 @@ class BalloonsRules(Rules):
         "columns": Option("columns", 12, "width of the sky", check=int_between(3, 40)),
         "altitudes": Option("altitudes", 4, "highest altitude", check=int_between(1, 10)),
         "trucks": Option("trucks", None, "launch-zone trucks", check=int_between(1, 10),
-                         default_note="4 for 1-4 players, 5 for 5 (catalogue player_counts)"),
+                         default_note="fixed edition: 4 for 1-4 players, 5 for 5; choice "
+                                      "edition: 4"),
         "balloons": Option("balloons", None, "balloon ids in play, from data/catalogue.json",
                            check=_check_balloon_list,
-                           default_note="10 regular + lion, wolf; + monkey with 5 players"),
+                           default_note="fixed edition: 10 regular + lion, wolf, + monkey with "
+                                        "5 players; choice edition: all 13 (no monkey in solo)"),
     }
 
     @classmethod
@@ -128,11 +130,18 @@ class BalloonsRules(Rules):
             raise InvalidOptions(
                 f"{mode} balloons is for {allowed[0]}-{allowed[1]} players, not {players}{hint}"
                 if allowed[0] != allowed[1] else f"solo balloons is for 1 player, not {players}")
-        # RULING: every mode and both editions use the fixed text's player-count table (so the
-        # choice edition with 5 players has 5 launch-zone trucks, and cooperative games use it too).
-        # RULING: the catalogue names lion and wolf as the two specials for 1-4 players.
-        setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
-                     None)
+        # RULING: the fixed edition (and cooperative games in it) follows the player-count table of
+        # the fixed text; the choice edition follows its own component list: 13 balloons and 4
+        # launch-zone trucks for any number of players, one special left out in solo only (so a
+        # cooperative choice game keeps all 13).
+        # RULING: the catalogue names lion and wolf as the two specials kept when one is left out.
+        if self.options["edition"] == "choice":
+            components = CATALOGUE["choice_edition"]
+            setup = {"trucks": components["trucks"],
+                     "balloons": components["solo_balloons" if mode == "solo" else "balloons"]}
+        else:
+            setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
+                         None)
         if setup is None:
             raise InvalidOptions(f"the catalogue has no set-up for {players} players")
         # Resolve the defaults that depend on the player count, so saves hold concrete values.
