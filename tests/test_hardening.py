@@ -250,3 +250,10 @@ def test_changing_the_options_handed_out_changes_nothing():
     assert "lion" in match.options["balloons"]
     assert match.to_json() == save
     assert aloftnb.Match.from_json(save).state == match.state
+
+
+@pytest.mark.parametrize("seat", [1.0, np.int64(1)])
+def test_alu_region_report_takes_a_plain_int_seat(seat):
+    match = alu()
+    with pytest.raises(IllegalAction, match="seat must be 0 \\(circle\\) or 1"):
+        match.rules.region_report(match.state, seat)

@@ -9,6 +9,7 @@ import re
 import string
 from typing import TYPE_CHECKING, Any
 
+from ...core.options import whole_number_problem
 from ...errors import IllegalAction, InvalidState
 from .state import EDGE_NAMES, SEAT_NAMES, AluState
 
@@ -70,8 +71,7 @@ def position(rules: AluRules, diagram: str, *, to_act: str = "circle",
         for resource, start in (("construction", rules.start_construction),
                                 ("iron", rules.start_iron)):
             amount = given.get(resource, start)
-            if isinstance(amount, bool) or not isinstance(amount, int) or not (
-                    0 <= amount <= start):
+            if whole_number_problem(amount, 0, start):
                 raise InvalidState(f"{name}'s {resource} must be 0..{start} (the counter "
                                    f"holds {start}), not {amount!r}")
             counters[resource] = {"available": amount, "spent": start - amount}
@@ -103,8 +103,8 @@ def text_diagram(rules: AluRules, state: AluState) -> str:
 
 def region_report(rules: AluRules, state: AluState, seat: int) -> list[dict[str, Any]]:
     """`seat`'s regions, each with why it is or is not bordered (to teach bordering)."""
-    if seat not in (0, 1):
-        raise IllegalAction(f"seat must be 0 (circle) or 1 (square), not {seat!r}")
+    if whole_number_problem(seat, 0, 1):
+        raise IllegalAction(f"seat must be 0 (circle) or 1 (square), not {seat!r:.60}")
     report = []
     if not state.camps[seat]:
         return report
