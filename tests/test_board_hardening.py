@@ -218,6 +218,7 @@ def test_reveal_is_dropped_when_the_game_ends(front_end, finished_match):
     {"intent": "play", "action": {"type": "inflate", "balloon": "x" * 900}},
     {"intent": "explain", "path": ["balloon:" + "x" * 90]},
     {"intent": "hello", "id": "x" * 900},
+    {"intent": "hello", "id": 10**400},
 ])
 def test_refusals_echo_at_most_a_few_hundred_characters(message, front_end):
     _match, board = new_board()

@@ -338,8 +338,8 @@ class Board(anywidget.AnyWidget):
     # -- what the front end may ask --------------------------------------------------------------
     def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         intent_id = content.get("id") if isinstance(content, dict) else None
-        if type(intent_id) not in (int, str) or (isinstance(intent_id, str)
-                                                 and len(intent_id) > 40):
+        if not ((type(intent_id) is int and abs(intent_id) < 2**53)
+                or (type(intent_id) is str and len(intent_id) <= 40)):
             intent_id = None  # echoed in the ack: only a small id is
         try:
             self.handle_intent(content)
