@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", help="write one row per game to this CSV file")
     sim.add_argument("--report", help="write the plots and metrics to this HTML file")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.add_argument("--rotate-seats", action="store_true",
+                     help="play each deal in every seat order of the bots (--games deals)")
 
     bench = sub.add_parser("bench", help="print one JSON line per performance measure")
     bench.add_argument("--quick", action="store_true",
@@ -56,18 +58,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .playtest.metrics import design_metrics, win_rates
+    from .playtest.metrics import bot_win_rates, design_metrics, win_rates
     from .playtest.simulation import simulate
 
     options = dict(args.option)
     results = simulate(args.game, players=args.players, bots=args.bots, games=args.games,
                        seed=args.seed, workers=args.workers, progress=not args.no_progress,
-                       **options)
+                       rotate_seats=args.rotate_seats, **options)
     errors = int((results["error"] != "").sum()) if len(results) else 0
     print(f"{len(results)} games of {args.game} ({args.players} players, bots {args.bots}), "
           f"{errors} with errors")
     if len(results) - errors:
         print(win_rates(results).to_string(float_format=lambda v: f"{v:.3f}"))
+        if len(bot_win_rates(results)) > 1:
+            print(bot_win_rates(results).to_string(float_format=lambda v: f"{v:.3f}"))
         metrics = design_metrics(results)[["value", "low", "high"]]
         print(metrics.to_string(float_format=lambda v: f"{v:.3f}"))
     if args.out:

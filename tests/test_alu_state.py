@@ -142,13 +142,13 @@ def test_a_won_position_cannot_be_left_running():
     won["result"] = {"winners": [1], "reason": "control"}
     with pytest.raises(InvalidState, match="result 'control' needs a winner controlling"):
         match.set_state(won)
-    won["result"] = {"winners": [0], "reason": "no_actions"}
-    # no_actions is refused too: circle would win it, but square still has actions
-    won["result"] = {"winners": [1], "reason": "no_actions"}
-    with pytest.raises(InvalidState, match="so winners are \\[0\\]"):
-        match.set_state(won)
+    # no_actions is refused too: circle's 21 tiles won by control, and square still has actions
+    for winners in ([0], [1]):
+        won["result"] = {"winners": winners, "reason": "no_actions"}
+        with pytest.raises(InvalidState, match="the result is 'control', not 'no_actions'"):
+            match.set_state(won)
     won["result"] = {"winners": [1], "reason": "eliminated"}
-    with pytest.raises(InvalidState, match="result 'eliminated' needs one winner and a loser"):
+    with pytest.raises(InvalidState, match="result 'eliminated' needs one winner with camps"):
         match.set_state(won)
     won["result"] = {"winners": [2], "reason": "control"}
     with pytest.raises(InvalidState, match="winners must be \\[0\\], \\[1\\] or \\[0, 1\\]"):

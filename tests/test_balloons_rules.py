@@ -82,13 +82,19 @@ def test_five_colours_ten_regular_balloons_and_three_specials():
     (2, {}, 4, ["lion", "wolf"]),
     (3, {}, 4, ["lion", "wolf"]),
     (4, {}, 4, ["lion", "wolf"]),
-    (4, {"edition": "choice"}, 4, ["lion", "wolf"]),
     (2, {"mode": "cooperative"}, 4, ["lion", "wolf"]),
     (5, {}, 5, ["lion", "wolf", "monkey"]),
     (5, {"mode": "cooperative"}, 5, ["lion", "wolf", "monkey"]),
-    (5, {"edition": "choice"}, 5, ["lion", "wolf", "monkey"]),  # RULING: choice uses the table
-], ids=["solo-1", "competitive-2", "competitive-3", "competitive-4", "choice-4", "cooperative-2",
-        "competitive-5", "cooperative-5", "choice-5"])
+    # RULING: the choice edition lists its own components: 13 balloons and 4 launch-zone trucks
+    # for any number of players; solo leaves out one special (the monkey).
+    (2, {"edition": "choice"}, 4, ["lion", "wolf", "monkey"]),
+    (4, {"edition": "choice"}, 4, ["lion", "wolf", "monkey"]),
+    (5, {"edition": "choice"}, 4, ["lion", "wolf", "monkey"]),
+    (1, {"edition": "choice", "mode": "solo"}, 4, ["lion", "wolf"]),
+    (3, {"edition": "choice", "mode": "cooperative"}, 4, ["lion", "wolf", "monkey"]),
+], ids=["solo-1", "competitive-2", "competitive-3", "competitive-4", "cooperative-2",
+        "competitive-5", "cooperative-5", "choice-2", "choice-4", "choice-5", "choice-solo-1",
+        "choice-cooperative-3"])
 def test_player_count_table(players, options, trucks, specials):
     state = new(players, **options).state.to_dict()
     assert state["trucks"] == list(range(1, trucks + 1))
@@ -142,7 +148,8 @@ def test_balloon_goes_packed_unpacked_inflated_flying_then_up_to_altitude_4():
 def test_unpack_only_onto_an_empty_launch_zone_truck(edition):
     # RULING: one balloon per truck in both editions (the fixed text is silent).
     match = new(edition=edition)
-    assert len(legal(match)) == 12 * 4 and all(a["truck"] in range(4) for a in legal(match))
+    balloons = len(match.rules.ids)  # 12 in the fixed edition, 13 in the choice edition
+    assert len(legal(match)) == balloons * 4 and all(a["truck"] in range(4) for a in legal(match))
     match.play({"type": "unpack", "balloon": "GP", "truck": 0})
     unpacks = [a for a in legal(match) if a["type"] == "unpack"]
     assert {a["truck"] for a in unpacks} == {1, 2, 3}

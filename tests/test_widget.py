@@ -280,7 +280,11 @@ def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused(front_end):
         match.play(match.legal_actions()[0])
         await asyncio.sleep(0.05)
         assert match.position == 4 and board.bot_to_move and not board.thinking
-        front_end(board, {"intent": "step"})
+        front_end(board, {"intent": "step"})  # the bot thinks off the loop, then plays
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if match.position == 5:
+                break
         assert match.position == 5
 
     # A thread of its own: other tests (Playwright, nbclient) may leave a loop running here.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import IllegalAction
+from .options import _short_repr
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -64,24 +65,25 @@ def _rebuild(cls, type_, params):
 
 def parse_action_dict(data: Any) -> tuple[str, dict[str, Any]]:
     """Check the generic shape of an action dict: {"type": str, name: scalar, ...}."""
-    if isinstance(data, Action):
-        return data.type, data.params
+    if isinstance(data, Action):  # built in Python: its fields get the same checks as a dict's
+        data = data.to_dict()
     if not isinstance(data, dict):
         raise IllegalAction(
             f"an action must be an Action or a dict like {{'type': ...}}, not {type(data).__name__}"
         )
     if "type" not in data:
-        raise IllegalAction(f"action dict {data!r} has no 'type'")
+        raise IllegalAction(f"action dict {_short_repr(data)} has no 'type'")
     kind = data["type"]
     if not isinstance(kind, str):
-        raise IllegalAction(f"action 'type' must be a string, not {kind!r}")
+        raise IllegalAction(f"action 'type' must be a string, not {_short_repr(kind)}")
     params = {}
     for key, value in data.items():
         if key == "type":
             continue
         if not isinstance(key, str):
-            raise IllegalAction(f"action keys must be strings, not {key!r}")
-        if not isinstance(value, _SCALARS):
-            raise IllegalAction(f"action field {key!r} must be a plain value, not {value!r}")
+            raise IllegalAction(f"action keys must be strings, not {_short_repr(key)}")
+        if type(value) not in _SCALARS:  # exact types: no numpy numbers, no str subclasses
+            raise IllegalAction(f"action field {_short_repr(key)} must be a plain value, not "
+                                f"{_short_repr(value)}")
         params[key] = value
     return kind, params

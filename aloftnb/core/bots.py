@@ -24,13 +24,22 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import AloftnbError
 from .action import Action
 from .chance import CHANCE
+from .options import _short_repr, number_problem, whole_number_problem
 from .registry import hooks_of
 from .rules import Rules
+
+# Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
+# kernel for hours or grow memory without end.
+MAX_ITERATIONS = 100_000
+MAX_SECONDS = 60.0
+MAX_SAMPLES = 64
+MAX_EXPLORATION = 10.0
 
 
 class Bot:
@@ -136,21 +145,26 @@ class GreedyBot(Bot):
     EXPECTATION_LIMIT = 36  # chance steps with more outcomes than this are sampled
 
     def __init__(self, samples: int = 2) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise AloftnbError(f"greedy samples must be a whole number >= 1, not {samples!r}")
+        problem = whole_number_problem(samples, 1, MAX_SAMPLES)
+        if problem:
+            raise AloftnbError(f"greedy samples {problem}")
         self.samples = samples
 
     @property
     def spec(self) -> str:
         return "greedy" if self.samples == 2 else f"greedy:{self.samples}"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> Action:
+        """`stop`: asked between actions; when it answers True the bot gives up at once."""
         actions = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
         best, best_value = [], -math.inf
         for action in actions:
+            if stop is not None and stop():
+                break
             value = sum(self.expected(rules, rules.apply(w, action), seat, rng) for w in worlds)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
@@ -214,15 +228,15 @@ class MCTSBot(Bot):
                  exploration: float = 0.7) -> None:
         if iterations is None and seconds is None:
             raise AloftnbError("an MCTS bot needs an iteration budget, a time budget, or both")
-        if iterations is not None and (isinstance(iterations, bool)
-                                       or not isinstance(iterations, int) or iterations < 1):
-            raise AloftnbError(f"MCTS iterations must be a whole number >= 1, not {iterations!r}")
-        if seconds is not None and (isinstance(seconds, bool)
-                                    or not isinstance(seconds, (int, float)) or seconds <= 0):
-            raise AloftnbError(f"MCTS seconds must be a positive number, not {seconds!r}")
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or (
-                exploration < 0):
-            raise AloftnbError(f"MCTS exploration must be a number >= 0, not {exploration!r}")
+        problem = iterations is not None and whole_number_problem(iterations, 1, MAX_ITERATIONS)
+        if problem:
+            raise AloftnbError(f"MCTS iterations {problem}")
+        problem = seconds is not None and number_problem(seconds, 0, MAX_SECONDS, low_open=True)
+        if problem:
+            raise AloftnbError(f"MCTS seconds {problem}")
+        problem = number_problem(exploration, 0, MAX_EXPLORATION)
+        if problem:
+            raise AloftnbError(f"MCTS exploration {problem}")
         self.iterations, self.seconds, self.exploration = iterations, seconds, float(exploration)
 
     @property
@@ -248,15 +262,18 @@ class MCTSBot(Bot):
         return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
                 f"exploration={self.exploration!r})")
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> Action:
+        """`stop`: asked every few iterations; when it answers True the search ends early."""
         actions = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
-        root = self.search(rules, state, seat, rng)
+        root = self.search(rules, state, seat, rng, stop)
         # Most visited; ties in legal-action order, so the choice is reproducible.
         return max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def search(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> _Node:
+    def search(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> _Node:
         """Run the search from `state` for `seat`; returns the root with its statistics."""
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -268,7 +285,8 @@ class MCTSBot(Bot):
         log = math.log
         done = 0
         while done < limit:
-            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+            if done % 16 == 0 and ((deadline is not None and time.perf_counter() >= deadline)
+                                   or (stop is not None and stop())):
                 break
             world = rules.determinize(state, seat, rng)
             node, path, movers = root, [], []
@@ -324,6 +342,9 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": 
 
 def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """ "mcts:500", "mcts:2s", "mcts:500:1s:c1.4", "greedy:4" -> (name, keyword arguments)."""
+    if len(spec) > 100:
+        raise AloftnbError(f"a bot spec is a short text like 'mcts:500', not {len(spec)} "
+                           "characters")
     name, *parts = spec.strip().split(":")
     kwargs: dict[str, Any] = {}
     if not parts:
@@ -344,7 +365,7 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError
     except ValueError:
         raise AloftnbError(
-            f"cannot read bot {spec!r}: write e.g. 'random', 'greedy', 'greedy:4', 'mcts', "
+            f"cannot read bot {_short_repr(spec)}: write e.g. 'random', 'greedy', 'greedy:4', 'mcts', "
             "'mcts:500' (iterations), 'mcts:0.5s' (seconds) or 'mcts:500:0.5s'") from None
     return name, kwargs
 
@@ -354,11 +375,11 @@ def make_bot(spec: str | Bot, **kwargs: Any) -> Bot:
     if isinstance(spec, Bot):
         return spec
     if not isinstance(spec, str):
-        raise AloftnbError(f"a bot is a name like 'random' or a Bot, not {spec!r}")
+        raise AloftnbError(f"a bot is a name like 'random' or a Bot, not {_short_repr(spec)}")
     name, parsed = _parse_spec(spec)
     if name not in BOTS:
         known = ", ".join(sorted(BOTS))
-        raise AloftnbError(f"no bot called {name!r} (bots: {known})")
+        raise AloftnbError(f"no bot called {_short_repr(name)} (bots: {known})")
     try:
         return BOTS[name](**{**parsed, **kwargs})
     except TypeError as exc:

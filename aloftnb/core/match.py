@@ -12,6 +12,7 @@ outcomes to the previous or next decision of a person; forced outcomes count as 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import json
 import secrets
@@ -23,6 +24,7 @@ from typing import Any, Callable
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
 from .chance import chance_rng
+from .options import is_whole_number, whole_number_problem
 from .registry import make_rules
 from .rules import Rules
 from .traits import Outcome
@@ -74,10 +76,10 @@ class Match:
     def __init__(self, rules: Rules, seed: int | None = None, *, auto_chance: bool = True) -> None:
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r}")
+        if whole_number_problem(seed, 0):
+            raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r:.60}")
         if not isinstance(auto_chance, bool):
-            raise AloftnbError(f"auto_chance must be True or False, not {auto_chance!r}")
+            raise AloftnbError(f"auto_chance must be True or False, not {auto_chance!r:.60}")
         self.rules = rules
         self.seed = seed
         self._timeline: list[tuple[HistoryEntry, Any]] = []
@@ -98,7 +100,8 @@ class Match:
 
     @property
     def options(self) -> dict[str, Any]:
-        return dict(self.rules.options)
+        """A copy: changing it changes neither the rules nor the save."""
+        return copy.deepcopy(self.rules.options)
 
     @property
     def state(self):
@@ -153,26 +156,24 @@ class Match:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as `seat` may see it; hidden information removed (None: a spectator)."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or seat not in range(self.players)):
-            raise AloftnbError(f"seat must be 0..{self.players - 1} or None, not {seat!r}")
+        if seat is not None and whole_number_problem(seat, 0, self.players - 1):
+            raise AloftnbError(f"seat must be 0..{self.players - 1} or None, not {seat!r:.60}")
         return self.rules.view(self.state, seat)
 
     @property
     def history(self) -> list[HistoryEntry]:
         """Who played what, up to the current position (undone steps are not included)."""
-        return [entry for entry, _ in self._timeline[: self._position]]
+        return [_handed_out(entry) for entry, _ in self._timeline[: self._position]]
 
     @property
     def timeline(self) -> list[HistoryEntry]:
         """Every step, including undone ones that redo would bring back."""
-        return [entry for entry, _ in self._timeline]
+        return [_handed_out(entry) for entry, _ in self._timeline]
 
     def state_at(self, position: int):
         """The state after `position` steps of the timeline (0 is the start)."""
-        if isinstance(position, bool) or not isinstance(position, int) or not (
-                0 <= position <= len(self._timeline)):
-            raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r}")
+        if whole_number_problem(position, 0, len(self._timeline)):
+            raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r:.60}")
         return self._timeline[position - 1][1] if position else self._initial
 
     @property
@@ -303,7 +304,7 @@ class Match:
     def undo(self, steps: int = 1) -> None:
         """Take back the last `steps` decisions (actions, edits, forced outcomes), with the chance
         outcomes drawn after each."""
-        if isinstance(steps, int) and not isinstance(steps, bool) and steps < 0:
+        if is_whole_number(steps) and steps < 0:
             raise AloftnbError(f"cannot undo {steps} step(s): steps must be >= 0")
         self.goto(self.undo_target(steps))
 
@@ -343,8 +344,8 @@ class Match:
 
     def goto(self, position: int) -> None:
         """Jump to any point of the timeline (0 is the start), e.g. to replay a game."""
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise AloftnbError(f"position must be a whole number, not {position!r}")
+        if not is_whole_number(position):
+            raise AloftnbError(f"position must be a whole number, not {position!r:.60}")
         if not 0 <= position <= len(self._timeline):
             raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position}")
         if position != self._position:
@@ -453,7 +454,7 @@ class Match:
             match._replay_step(number, step)
         match._auto_chance = auto_chance
         position = data["position"]
-        if isinstance(position, bool) or not isinstance(position, int):
+        if not is_whole_number(position):
             raise InvalidSave(f"'position' must be a whole number, not {position!r}")
         if not 0 <= position <= len(match._timeline):
             raise InvalidSave(f"'position' {position} is outside the timeline")
@@ -481,9 +482,9 @@ class Match:
                                   forced)
             elif step["kind"] == "action":
                 seat = self.current_player
-                if step.get("seat") != seat:
+                if not is_whole_number(step.get("seat")) or step.get("seat") != seat:
                     raise InvalidSave(
-                        f"timeline step {number} says seat {step.get('seat')!r} played, "
+                        f"timeline step {number} says seat {step.get('seat')!r:.60} played, "
                         f"but it was seat {seat}'s turn"
                     )
                 self.play(step.get("action"))
@@ -513,8 +514,15 @@ class Match:
 
 
 def _check_steps(steps: Any) -> None:
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-        raise AloftnbError(f"steps must be a whole number >= 0, not {steps!r}")
+    if not is_whole_number(steps) or steps < 0:
+        raise AloftnbError(f"steps must be a whole number >= 0, not {steps!r:.60}")
+
+
+def _handed_out(entry: HistoryEntry) -> HistoryEntry:
+    """The entry as the match hands it out: an edit's state dict is a copy, never the record."""
+    if entry.edited is None:
+        return entry
+    return dataclasses.replace(entry, edited=copy.deepcopy(entry.edited))
 
 
 def new_match(game: str, *, players: int, seed: int | None = None, auto_chance: bool = True,

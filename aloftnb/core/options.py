@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -20,14 +22,16 @@ class Option:
     default_note: str | None = None
 
     def validate(self, value: Any) -> Any:
-        if self.choices is not None and value not in self.choices:
+        # Same type and equal: True is not 1, and a list or an array never errors in the test.
+        if self.choices is not None and not any(
+                type(value) is type(choice) and value == choice for choice in self.choices):
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions(f"option {self.name}={value!r} is not one of {allowed}")
+            raise InvalidOptions(f"option {self.name}={_short_repr(value)} is not one of {allowed}")
         # None stands for "the default" only when the default itself is None.
         if self.check is not None and (value is not None or self.default is not None):
             problem = self.check(value)
             if problem:
-                raise InvalidOptions(f"option {self.name}={value!r}: {problem}")
+                raise InvalidOptions(f"option {self.name}={_short_repr(value)}: {problem}")
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -39,22 +43,52 @@ class Option:
         return info
 
 
-def whole_number_problem(value: Any, low: int, high: int) -> str | None:
-    """What is wrong with `value` as a whole number in low..high, or None (for state readers)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"must be a whole number, not {value!r}"
-    if not low <= value <= high:
+def is_whole_number(value: Any) -> bool:
+    """Whether `value` is a plain Python int: not a bool, a float such as 1.0, or a numpy integer.
+
+    The one check for anything that names a seat, a count or a position (states, saves, options,
+    intents), so that what is stored always serialises and compares as a plain int.
+    """
+    return type(value) is int
+
+
+def whole_number_problem(value: Any, low: int | None = None, high: int | None = None) -> str | None:
+    """What is wrong with `value` as a whole number in low..high, or None when it is fine."""
+    if not is_whole_number(value):
+        return f"must be a whole number, not {_short_repr(value)}"
+    if (low is not None and value < low) or (high is not None and value > high):
+        if high is None:
+            return f"must be at least {low}, not {value}"
+        if low is None:
+            return f"must be at most {high}, not {value}"
         return f"must be between {low} and {high}, not {value}"
     return None
 
 
+def number_problem(value: Any, low: float, high: float, *, low_open: bool = False) -> str | None:
+    """What is wrong with `value` as a finite number in low..high (or (low, high]), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"must be a number, not {_short_repr(value)}"
+    if not math.isfinite(value):  # NaN or infinity
+        return f"must be a finite number, not {value}"
+    if value < low or (low_open and value == low) or value > high:
+        return f"must be {'more than' if low_open else 'at least'} {low:g} and at most {high:g}, " \
+               f"not {value:g}"
+    return None
+
+
+def _short_repr(value: Any, limit: int = 60) -> str:
+    """A repr that stays short and never recurses without end (what error messages echo)."""
+    shortener = reprlib.Repr()  # keyword arguments need Python 3.12
+    shortener.maxlevel, shortener.maxstring, shortener.maxother = 3, limit, limit
+    text = shortener.repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def int_between(low: int, high: int) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            return "must be a whole number"
-        if not low <= value <= high:
-            return f"must be between {low} and {high}"
-        return None
+        problem = whole_number_problem(value, low, high)
+        return problem and problem.rsplit(", not ", 1)[0]  # the option's value is already quoted
 
     return check
 

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
 from .chance import CHANCE, weighted_choice
-from .options import Option, resolve_options
+from .options import Option, resolve_options, whole_number_problem
 from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
 
@@ -53,8 +53,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
     state_class: ClassVar[type | None] = None
 
     def __init__(self, players: int, **options: Any) -> None:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptions(f"players must be a whole number, not {players!r}")
+        problem = whole_number_problem(players, 1, 100)
+        if problem:
+            raise InvalidOptions(f"players {problem}")
         self.players = players
         self.options = resolve_options(self.name, self.option_spec, options)
         self.configure()
@@ -219,13 +220,27 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """Raise InvalidState when a record state breaks one of the game's invariants."""
 
     def validate(self, state: StateT) -> StateT:
-        """Check a state object's invariants; returns it (InvalidState when broken)."""
+        """Check a state object's invariants; returns it (InvalidState when broken).
+
+        The object must be exactly the state its dict describes: a hand-built object whose fields
+        contradict each other (two pieces on one cell, a derived field that disagrees) would
+        otherwise be silently replaced by a different state.
+        """
         try:
             data = self.state_to_dict(state)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
             # A hand-built state (e.g. `state._replace(...)` with a wrong-length field).
-            raise InvalidState(f"that state object is malformed: {exc!r}") from None
-        return self.state_from_dict(data)
+            raise InvalidState(f"that state object is malformed: {exc!r:.200}") from None
+        rebuilt = self.state_from_dict(data)
+        if not _same_state(rebuilt, state):
+            fields = getattr(state, "_fields", ())
+            differ = [name for name in fields
+                      if not _same_state(getattr(rebuilt, name), getattr(state, name))]
+            where = f" (its {', '.join(differ)} disagree with the rest)" if differ else ""
+            raise InvalidState("that state object contradicts itself: its dict form describes a "
+                               f"different state{where}; build states with set_state(dict) or "
+                               "edit(...)")
+        return rebuilt
 
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """The state dict as `seat` may see it (None: a spectator). Default: nothing is hidden."""
@@ -299,3 +314,17 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def action_path(self, state: StateT, action: Action) -> list[str]:
         """The board elements (data-key values) a person clicks, in order, to play `action`."""
         return [f"action:{action.type}"]
+
+
+def _same_state(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (True is not 1, 1.0 is not 1)."""
+    if type(a) is not type(b) and not (isinstance(a, tuple) and isinstance(b, tuple)):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same_state(x, y) for x, y in zip(a, b))
+    if isinstance(a, Rules):
+        return a == b
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 (an object that cannot compare is not the same state)
+        return False

@@ -11,7 +11,8 @@ from importlib import import_module
 
 _EXPORTS = {
     "simulate": "simulation", "results_match": "simulation",
-    "design_metrics": "metrics", "win_rates": "metrics",
+    "design_metrics": "metrics", "win_rates": "metrics", "bot_win_rates": "metrics",
+    "seats_comparable": "metrics", "SeatsNotComparableWarning": "metrics",
     "compare": "comparison", "Comparison": "comparison",
     "dashboard": "plots", "show": "plots", "live": "plots", "score_distributions": "plots",
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
@@ -19,8 +20,9 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "Comparison", "compare", "dashboard", "design_metrics", "length_histogram", "live",
-    "position_heatmap", "report", "report_html", "results_match", "score_distributions", "show", "simulate",
+    "Comparison", "SeatsNotComparableWarning", "bot_win_rates", "compare", "dashboard",
+    "design_metrics", "length_histogram", "live", "position_heatmap", "report", "report_html",
+    "results_match", "score_distributions", "seats_comparable", "show", "simulate",
     "win_rate_plot", "win_rates",
 ]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import Any
 
 import pandas as pd
@@ -27,6 +28,11 @@ GENERIC = {
     "lead_changes": ("mean", "times the sole leader changed, checked after each round"),
     "score_spread": ("mean", "best final score minus worst"),
 }
+
+
+class SeatsNotComparableWarning(UserWarning):
+    """A seat effect (first-player advantage, balance, per-seat win rates) was computed from a run
+    in which different bots sat at different seats, so it mixes the seat with the bot."""
 
 
 def check_results(df: Any) -> pd.DataFrame:
@@ -80,7 +86,7 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
                                             df["error"].fillna("").astype(str)],
                              "share of games stopped by a bot or rules error")
     for seat in range(n_seats):
-        bot = str(done[f"bot_{seat}"].iloc[0]) if len(done) else "?"
+        bot = seat_bot_label(done, seat) or "?"
         samples[f"win_rate_seat_{seat}"] = (
             "proportion", done[f"win_{seat}"].astype(float).tolist(),
             f"share of games seat {seat} ({bot}) won, shared wins included")
@@ -118,6 +124,65 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
     return samples
 
 
+def seat_bot_label(done: pd.DataFrame, seat: int) -> str:
+    """The bot at `seat`: its spec, or "rotated: a, b" when several bots took turns there."""
+    specs = done[f"bot_{seat}"].astype(str).unique().tolist() if len(done) else []
+    if len(specs) == 1:
+        return specs[0]
+    return "rotated: " + ", ".join(sorted(specs)) if specs else ""
+
+
+def seat_bot_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """How many finished games each bot (rows) played at each seat (columns)."""
+    check_results(df)
+    done = finished_games(df)
+    counts = {seat: done[f"bot_{seat}"].astype(str).value_counts()
+              for seat in range(seats(df))}
+    return pd.DataFrame(counts).fillna(0).astype(int).rename_axis(index="bot", columns="seat")
+
+
+def seats_comparable(df: pd.DataFrame) -> bool:
+    """Whether every seat saw the same bots equally often (true for one bot everywhere, and for
+    `simulate(..., rotate_seats=True)`): only then do per-seat figures measure the seat alone."""
+    counts = seat_bot_counts(df)
+    return counts.empty or bool((counts.nunique(axis=1) <= 1).all())
+
+
+def _warn_seats_not_comparable(df: pd.DataFrame, what: str) -> None:
+    warnings.warn(
+        f"{what} compare seats at which different bots sat (e.g. seat 0: "
+        f"{seat_bot_label(finished_games(df), 0)}), so it mixes the seat with the bot; "
+        "simulate(..., rotate_seats=True) plays every seat order, and bot_win_rates() gives "
+        "each bot's own rate", SeatsNotComparableWarning, stacklevel=3)
+
+
+def bot_win_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per bot with a 95% Wilson interval, whatever seats it sat at.
+
+    A bot sitting at two seats of a game counts twice there (`seats` counts seat-games). With
+    seats rotated this is the bot's strength with the seat effects averaged out.
+    """
+    check_results(df)
+    done = finished_games(df)
+    totals: dict[str, list[float]] = {}
+    for seat in range(seats(df)):
+        bots = done[f"bot_{seat}"].astype(str)
+        wins = done[f"win_{seat}"].astype(float)
+        for bot in bots.unique():
+            mask = bots == bot
+            entry = totals.setdefault(bot, [0.0, 0.0])
+            entry[0] += float(mask.sum())
+            entry[1] += float(wins[mask].sum())
+    rows = []
+    for bot, (played, wins) in totals.items():
+        low, high = wilson_interval(wins, played)
+        rows.append({"bot": bot, "seats": int(played), "wins": wins,
+                     "win_rate": wins / played if played else math.nan, "low": low,
+                     "high": high})
+    columns = ["bot", "seats", "wins", "win_rate", "low", "high"]
+    return pd.DataFrame(rows, columns=columns).set_index("bot")
+
+
 def win_rates(df: pd.DataFrame) -> pd.DataFrame:
     """Win rate per seat with a 95% Wilson interval (shared wins count for each winner)."""
     check_results(df)
@@ -126,7 +191,7 @@ def win_rates(df: pd.DataFrame) -> pd.DataFrame:
     for seat in range(seats(df)):
         wins = float(done[f"win_{seat}"].sum())
         low, high = wilson_interval(wins, len(done))
-        rows.append({"seat": seat, "bot": done[f"bot_{seat}"].iloc[0] if len(done) else "",
+        rows.append({"seat": seat, "bot": seat_bot_label(done, seat),
                      "games": len(done), "wins": wins,
                      "win_rate": wins / len(done) if len(done) else math.nan,
                      "low": low, "high": high})
@@ -143,8 +208,16 @@ def _summarize(kind: str, values: list[float]) -> tuple[float, float, float]:
 
 
 def design_metrics(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per metric: value, its 95% interval (low, high) and what it measures."""
+    """One row per metric: value, its 95% interval (low, high) and what it measures.
+
+    Per-seat figures (win_rate_seat_N, first_player_advantage, balance) measure the seats only
+    when every seat saw the same bots: otherwise a SeatsNotComparableWarning is raised and their
+    descriptions say so. With several bots, win_rate_bot[spec] rows give each bot's own rate.
+    """
     samples = metric_samples(df)
+    comparable = seats_comparable(df)
+    if not comparable:
+        _warn_seats_not_comparable(df, "design_metrics' first_player_advantage and balance")
     done = finished_games(df)
     rows: list[dict[str, Any]] = [
         {"metric": "games", "value": float(len(done)), "low": math.nan, "high": math.nan,
@@ -167,4 +240,16 @@ def design_metrics(df: pd.DataFrame) -> pd.DataFrame:
                          "high": math.nan,
                          "description": "1 minus the gap between the best and worst seat's "
                                         "win rate (1 is perfectly balanced)"})
+    if not comparable:
+        for row in rows:
+            if row["metric"].startswith("win_rate_seat_") or row["metric"] in (
+                    "first_player_advantage", "balance"):
+                row["description"] += " [seats not comparable: different bots sat there]"
+    by_bot = bot_win_rates(df)
+    if len(by_bot) > 1:
+        for bot, r in by_bot.iterrows():
+            rows.append({"metric": f"win_rate_bot[{bot}]", "value": r["win_rate"],
+                         "low": r["low"], "high": r["high"],
+                         "description": f"share of its seat-games the {bot} bot won, "
+                                        "whatever the seat"})
     return pd.DataFrame(rows).set_index("metric")

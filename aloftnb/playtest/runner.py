@@ -8,9 +8,10 @@ which worker played it, and `results_match` replays it exactly.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.bots import Bot, game_hooks
@@ -38,6 +39,9 @@ class GameSpec:
     options: dict[str, Any]
     bots: tuple[Bot, ...]
     max_steps: int = 100_000
+    # Seat rotation: each deal is played once per order; order[seat] is the index of the bot of
+    # `bots` (the line-up) sitting at that seat. Empty: every game uses `bots` as they are.
+    orders: tuple[tuple[int, ...], ...] = ()
 
     def rules(self) -> Rules:
         return make_rules(self.game, self.players, **self.options)
@@ -67,7 +71,39 @@ def play_chunk(spec: GameSpec, run_seed: int, indices: list[int]) -> list[dict[s
     """Play the games with these indices; one row dict each. Runs in a worker."""
     rules = spec.rules()
     _remember_last_legal_actions(rules)
+    if spec.orders:
+        return [play_rotated_game(rules, spec, run_seed, index) for index in indices]
     return [play_game(rules, spec, run_seed, index) for index in indices]
+
+
+def seat_orders(bots: tuple[Bot, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct seating of a line-up: (0, 1, 2), (0, 2, 1), ... once per distinct result.
+
+    Equal bots are interchangeable, so ("mcts", "random", "random") gives 3 orders, not 6.
+    """
+    seen: set[tuple[str, ...]] = set()
+    orders = []
+    for order in itertools.permutations(range(len(bots))):
+        seating = tuple(bots[i].spec for i in order)
+        if seating not in seen:
+            seen.add(seating)
+            orders.append(order)
+    return tuple(orders)
+
+
+def play_rotated_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+    """Game `index` of a rotated run: deal index // len(orders), seated in one of the orders.
+
+    Every order of a deal plays the same game seed, so the seatings differ only in who sits where.
+    """
+    deal, which = divmod(index, len(spec.orders))
+    order = spec.orders[which]
+    seated = replace(spec, bots=tuple(spec.bots[i] for i in order), orders=())
+    row = play_game(rules, seated, run_seed, deal)
+    row["game_index"] = index
+    row["deal"] = deal
+    row["seat_order"] = " ".join(map(str, order))
+    return row
 
 
 def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:

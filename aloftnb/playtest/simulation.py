@@ -18,7 +18,7 @@ from ..core.match import Match, new_match
 from ..core.registry import make_rules
 from ..errors import AloftnbError, IllegalAction
 from .progress import ProgressBar
-from .runner import GameSpec, play_chunk
+from .runner import GameSpec, play_chunk, seat_orders
 
 ProgressHook = Callable[[int, int], None]
 
@@ -46,7 +46,8 @@ def simulate(game: str, *, players: int | None = None,
              bots: str | Bot | Sequence[str | Bot] | None = None, games: int = 100,
              seed: int = 0, workers: int | None = None, executor: cf.Executor | None = None,
              progress: bool | ProgressHook = True, chunk_size: int | None = None,
-             max_steps: int = 100_000, **options: Any) -> pd.DataFrame:
+             max_steps: int = 100_000, rotate_seats: bool = False,
+             **options: Any) -> pd.DataFrame:
     """Play `games` games of `game` and return one row per game (a pandas DataFrame).
 
     - `bots`: one per seat ("random", "greedy", "mcts", "mcts:500", Bot instances), a list or a
@@ -60,6 +61,12 @@ def simulate(game: str, *, players: int | None = None,
       `df.attrs["interrupted"] = True`.
     - A bot that raises or plays an illegal action gives that game an error row (`error` says
       what happened) and the run goes on.
+    - `rotate_seats=True`: each of the `games` deals is played once in every distinct seat order
+      of the bots (3 bots: 6 orders), on the same game seed, so every bot sits in every seat
+      equally often and per-seat and per-bot win rates can be read apart. The run then has
+      `games` x orders rows, with the columns `deal` and `seat_order` (the line-up index of the
+      bot at each seat). Without it, different bots at different seats confound the seat with
+      the bot, and `design_metrics` warns about its seat figures.
 
     Columns: game_index, seed, game, players, options (JSON), bots, bot_<seat>, score_<seat>,
     win_<seat> (1 when among the winners), winners, length (actions), branching (mean legal
@@ -78,8 +85,14 @@ def simulate(game: str, *, players: int | None = None,
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
+    if not isinstance(rotate_seats, bool):
+        raise AloftnbError(f"rotate_seats must be True or False, not {rotate_seats!r:.60}")
     rules = make_rules(game, players, **options)  # checks the game, players and options now
     spec = GameSpec(game, players, dict(rules.options), _bots_for(players, bots), max_steps)
+    if rotate_seats:
+        spec = GameSpec(spec.game, spec.players, spec.options, spec.bots, spec.max_steps,
+                        orders=seat_orders(spec.bots))
+        games *= len(spec.orders)
 
     if executor is None and workers is None:
         workers = os.cpu_count() or 1
@@ -187,7 +200,8 @@ def _frame(rows, spec: GameSpec, seed: int, games: int, interrupted: bool) -> pd
     df.attrs.update({
         "game": spec.game, "players": spec.players, "options": dict(spec.options),
         "bots": [b.spec for b in spec.bots], "seed": seed, "games": games,
-        "interrupted": interrupted,
+        "interrupted": interrupted, "rotate_seats": bool(spec.orders),
+        "seat_orders": len(spec.orders) or 1,
     })
     return df
 

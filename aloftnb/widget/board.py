@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any, ClassVar
 
 import anywidget
 import traitlets as t
 
-from ..core.bots import BOTS, Bot, make_bot
+from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
 from ..core.match import Match
+from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
 from ..errors import AloftnbError
 
@@ -27,10 +30,67 @@ BASE_ESM = _ASSETS.joinpath("board.js").read_text("utf-8")
 BASE_CSS = _ASSETS.joinpath("board.css").read_text("utf-8")
 
 
+# What one front-end message may hold: intents are small, so anything bigger is refused unread.
+INTENT_MAX_DEPTH = 6
+INTENT_MAX_ITEMS = 500
+INTENT_MAX_TEXT = 1000
+ECHO_LIMIT = 300  # characters of a refusal message; longer ones are cut
+
+
+def _clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` cut to `limit` characters, so a refusal never echoes a huge input back."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def intent_shape_problem(content: Any) -> str | None:
+    """What makes a message too big or too deep to be an intent, or None. Never recurses."""
+    if not isinstance(content, dict):
+        return f"not an intent: a message is an object like {{'intent': ...}}, not " \
+               f"{type(content).__name__}"
+    items, pending = 0, [(content, 1)]
+    while pending:
+        value, depth = pending.pop()
+        items += 1
+        if items > INTENT_MAX_ITEMS:
+            return f"a message holds at most {INTENT_MAX_ITEMS} values"
+        if depth > INTENT_MAX_DEPTH:
+            return f"a message nests at most {INTENT_MAX_DEPTH} levels deep"
+        if isinstance(value, str):
+            if len(value) > INTENT_MAX_TEXT:
+                return f"a text in a message is at most {INTENT_MAX_TEXT} characters, not " \
+                       f"{len(value)}"
+        elif isinstance(value, (dict, list)) and items + len(value) > INTENT_MAX_ITEMS:
+            return f"a message holds at most {INTENT_MAX_ITEMS} values"
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                if not isinstance(key, str) or len(key) > INTENT_MAX_TEXT:
+                    return "the keys of a message are short texts"
+                pending.append((inner, depth + 1))
+        elif isinstance(value, list):
+            pending.extend((inner, depth + 1) for inner in value)
+        elif value is not None and type(value) not in (bool, int, float):
+            return f"a message holds only JSON values, not {type(value).__name__}"
+    return None
+
+
+# Bots think here, off the kernel's event loop, so a long search never blocks the kernel.
+_BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot")
+
+
+def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
+            stop: threading.Event) -> Any:
+    """The bot's move; the searching bots shipped here give up as soon as `stop` is set."""
+    if type(bot) in (MCTSBot, GreedyBot):
+        return bot.choose(rules, state, seat, rng, stop=stop.is_set)
+    return bot.choose(rules, state, seat, rng)
+
+
 class SeatControl:
     """Who plays each seat of one match (a person or a bot), shared by every board of that match.
 
-    Keeping this per match, not per board, means two boards never both play a bot's turn.
+    Keeping this per match, not per board, means two boards never both play a bot's turn. In a
+    kernel, a bot thinks on a worker thread: the event loop keeps answering the board, and undo,
+    seat changes, pausing or any change to the match cancel the thought (its move is dropped).
     """
 
     def __init__(self, match: Match) -> None:
@@ -41,20 +101,29 @@ class SeatControl:
         self.thinking = False
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
         self._handle: asyncio.TimerHandle | None = None
+        self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
         match.subscribe(self._on_change)
 
     @property
     def match(self) -> Match:
         return self._match_ref()
 
-    def set_controller(self, seat: int, controller: str | Bot) -> None:
+    def check_controller(self, seat: Any, controller: Any) -> Bot | None:
+        """The bot for `controller` at `seat` (None for "human"), or an AloftnbError saying why not."""
         match = self.match
-        if isinstance(seat, bool) or seat not in range(match.players):
-            raise AloftnbError(f"seat must be 0..{match.players - 1}, not {seat!r}")
-        if controller == "human":
+        if whole_number_problem(seat, 0, match.players - 1):
+            raise AloftnbError(f"seat must be 0..{match.players - 1}, not {seat!r:.60}")
+        if isinstance(controller, str) and controller == "human":
+            return None
+        return make_bot(controller)
+
+    def set_controller(self, seat: int, controller: str | Bot) -> None:
+        bot = self.check_controller(seat, controller)
+        self.cancel()  # whatever was thinking thought for the old line-up
+        if bot is None:
             self.bots.pop(seat, None)
         else:
-            self.bots[seat] = make_bot(controller)
+            self.bots[seat] = bot
         self._refresh()
         self.schedule()
 
@@ -64,7 +133,8 @@ class SeatControl:
 
     def schedule(self) -> None:
         """Let the bot to move play after a short delay, if bots play by themselves."""
-        if self._handle is not None or not self.autoplay or self.bot_to_move() is None:
+        if (self._handle is not None or self._thought is not None or not self.autoplay
+                or self.bot_to_move() is None):
             return
         try:
             loop = asyncio.get_running_loop()
@@ -78,35 +148,90 @@ class SeatControl:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        if self._thought is not None:
+            future, stop = self._thought
+            self._thought = None
+            stop.set()  # a search in progress ends at its next check
+            future.cancel()
         if self.thinking:
             self.thinking = False
             self._refresh()
 
     def _timer_fired(self) -> None:
         self._handle = None
-        self.step()
+        self.think()
+
+    def think(self) -> bool:
+        """Start the bot to move thinking on a worker thread; its move is played on the loop.
+
+        Needs a running event loop (a kernel). Returns whether a bot started thinking.
+        """
+        match, bot = self.match, self.bot_to_move()
+        if bot is None or match.is_over or self._thought is not None:
+            if self._thought is None and self.thinking:
+                self.thinking = False
+                self._refresh()
+            return False
+        loop = asyncio.get_running_loop()
+        seat, state = match.current_player, match.state
+        stop = threading.Event()
+        future = loop.run_in_executor(_BOT_THREADS, _choose, bot, match.rules, state, seat,
+                                      self._rng(match), stop)
+        self._thought = (future, stop)
+        if not self.thinking:
+            self.thinking = True
+            self._refresh()
+        future.add_done_callback(lambda done: self._thought_done(done, bot, seat, state))
+        return True
+
+    def _thought_done(self, future: asyncio.Future, bot: Bot, seat: int, state: Any) -> None:
+        if self._thought is None or self._thought[0] is not future:
+            return  # cancelled: undo, a seat change, pausing or another change came first
+        self._thought = None
+        self.thinking = False
+        match = self.match
+        if match is None:
+            return
+        if match.state is not state or self.bots.get(seat) is not bot:
+            self._refresh()  # the match moved on while the bot thought: think again
+            self.schedule()
+            return
+        try:
+            action = future.result()
+            match.play(action)
+        except Exception as exc:  # a broken bot must not break the board
+            self._bot_failed(bot, seat, exc)
+
+    @staticmethod
+    def _rng(match: Match) -> random.Random:
+        return random.Random(match.seed * 1_000_003 + match.position)  # reproducible bot play
 
     def step(self) -> bool:
-        """Play one move for the bot whose turn it is. Returns whether a bot moved."""
+        """Play one move now, here, for the bot whose turn it is. Returns whether a bot moved."""
         match, bot = self.match, self.bot_to_move()
         self.thinking = False
         if bot is None or match.is_over:
             self._refresh()
             return False
         seat = match.current_player
-        rng = random.Random(match.seed * 1_000_003 + match.position)  # reproducible bot play
         try:
-            action = bot.choose(match.rules, match.state, seat, rng)
+            action = bot.choose(match.rules, match.state, seat, self._rng(match))
             match.play(action)
         except Exception as exc:  # a broken bot must not break the board
-            self.autoplay = False
-            self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: {exc}")
-            self._refresh()
+            self._bot_failed(bot, seat, exc)
             return False
         return True
 
+    def _bot_failed(self, bot: Bot, seat: int, exc: Exception) -> None:
+        self.autoplay = False
+        self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: "
+                   f"{_clip(str(exc))}")
+        self._refresh()
+
     def _on_change(self, match: Match, change: str) -> None:
-        if self._handle is not None and self.bot_to_move() is None:
+        if self._thought is not None:
+            self.cancel()  # it was thinking about a position that is gone
+        elif self._handle is not None and self.bot_to_move() is None:
             self.cancel()
         self.schedule()
 
@@ -176,44 +301,69 @@ class Board(anywidget.AnyWidget):
                  autoplay: bool | None = None, bot_delay: float | None = None) -> None:
         if not isinstance(match, Match):
             raise AloftnbError(f"a board shows a Match, not {type(match).__name__}")
+        # Everything is checked before the board attaches to the match: a refused board must
+        # leave no subscription, no seat and no widget behind.
+        _check_viewer(match, viewer)
+        if bots is not None and not isinstance(bots, dict):
+            raise AloftnbError(f"bots must be a dict like {{1: 'random'}}, not {bots!r:.60}")
+        control = seat_control(match)
+        chosen = {seat: control.check_controller(seat, controller)
+                  for seat, controller in (bots or {}).items()}
+        if bot_delay is not None:
+            problem = number_problem(bot_delay, 0, 10)
+            if problem:
+                raise AloftnbError(f"bot_delay (seconds) {problem}")
+        if autoplay is not None and not isinstance(autoplay, bool):
+            raise AloftnbError(f"autoplay must be True or False, not {autoplay!r:.60}")
         super().__init__()
         self.match = match
-        self.control = seat_control(match)
-        self.control.boards.add(self)
+        self.control = control
         self._messages = 0
         self._revealed_for: int | None = None
         self._set_viewer(viewer)
         if bot_delay is not None:
-            self.control.delay = float(bot_delay)
+            control.delay = float(bot_delay)
         if autoplay is not None:
-            self.control.autoplay = bool(autoplay)
+            control.autoplay = autoplay
+        control.boards.add(self)
         self._unsubscribe = match.subscribe(self._on_match_change)
         self.on_msg(self._on_front_end_message)
-        for seat, controller in (bots or {}).items():
-            self.control.set_controller(seat, controller)
-        self._publish()
+        for seat, bot in chosen.items():
+            if bot is None:
+                control.bots.pop(seat, None)
+            else:
+                control.bots[seat] = bot
+        control._refresh()
         self.control.schedule()
 
     # -- what the front end may ask --------------------------------------------------------------
     def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         intent_id = content.get("id") if isinstance(content, dict) else None
+        if not ((type(intent_id) is int and abs(intent_id) < 2**53)
+                or (type(intent_id) is str and len(intent_id) <= 40)):
+            intent_id = None  # echoed in the ack: only a small id is
         try:
             self.handle_intent(content)
         except AloftnbError as exc:
-            self._say("error", f"refused: {exc}")
+            self._say("error", _clip(f"refused: {exc}"))
         except Exception as exc:  # junk from the front end must never break the board
-            self._say("error", f"refused a malformed request ({type(exc).__name__}: {exc})")
+            self._say("error", _clip(f"refused a malformed request ({type(exc).__name__}: "
+                                     f"{str(exc)[:ECHO_LIMIT]})"))
         finally:
             self.send({"ack": intent_id})
 
     def handle_intent(self, content: Any) -> None:
         """Apply one intent from the front end. Raises an AloftnbError saying why it was refused."""
-        if not isinstance(content, dict) or not isinstance(content.get("intent"), str):
-            raise AloftnbError(f"not an intent: {content!r:.80}")
+        problem = intent_shape_problem(content)
+        if problem:
+            raise AloftnbError(problem)
+        if not isinstance(content.get("intent"), str):
+            raise AloftnbError(f"not an intent: a message needs an 'intent' text, not "
+                               f"{content.get('intent')!r:.60}")
         intent = content["intent"]
-        handler = getattr(self, f"_intent_{intent}", None)
+        handler = getattr(self, f"_intent_{intent}", None) if intent.isidentifier() else None
         if handler is None:
-            raise AloftnbError(f"unknown intent {intent!r}")
+            raise AloftnbError(f"unknown intent {intent!r:.60}")
         handler(content)
 
     def _intent_hello(self, content: dict) -> None:
@@ -230,9 +380,10 @@ class Board(anywidget.AnyWidget):
 
     def _intent_explain(self, content: dict) -> None:
         path = content.get("path")
-        if not isinstance(path, list) or not all(isinstance(k, str) for k in path):
-            raise AloftnbError("an explain intent needs a path of keys")
-        self._say("error", self.explain(path))
+        if (not isinstance(path, list) or not path or len(path) > 8
+                or not all(isinstance(k, str) and 0 < len(k) <= 100 for k in path)):
+            raise AloftnbError("an explain intent needs a path of 1 to 8 short keys")
+        self._say("error", _clip(self.explain(path)))
 
     def _intent_undo(self, content: dict) -> None:
         self.control.cancel()
@@ -250,15 +401,24 @@ class Board(anywidget.AnyWidget):
         self._publish()
 
     def _intent_reveal(self, content: dict) -> None:
-        self.revealed = bool(content.get("on"))
-        self._revealed_for = self.match.current_player if self.revealed else None
+        on = content.get("on")
+        if not isinstance(on, bool):
+            raise AloftnbError(f"a reveal intent says on: true or false, not {on!r:.60}")
+        seat = self.match.current_player
+        if on and seat is None:
+            raise AloftnbError("the game is over: every secret is already shown")
+        self.revealed = on
+        self._revealed_for = seat if on else None
         self._publish()
 
     def _intent_seat(self, content: dict) -> None:
         self.control.set_controller(content.get("seat"), content.get("controller"))
 
     def _intent_autoplay(self, content: dict) -> None:
-        self.control.autoplay = bool(content.get("on"))
+        on = content.get("on")
+        if not isinstance(on, bool):
+            raise AloftnbError(f"an autoplay intent says on: true or false, not {on!r:.60}")
+        self.control.autoplay = on
         if self.control.autoplay:
             self.control.schedule()
         else:
@@ -266,9 +426,19 @@ class Board(anywidget.AnyWidget):
         self.control._refresh()
 
     def _intent_step(self, content: dict) -> None:
-        self.control.cancel()
-        if not self.control.step():
+        control = self.control
+        control.cancel()
+        if control.bot_to_move() is None or self.match.is_over:
             raise AloftnbError("no bot is to move")
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            # No kernel loop: think here. A failure is reported by the control; a move clears the
+            # last refusal, which no longer applies.
+            if control.step():
+                self._say("", "")
+            return
+        control.think()  # in a kernel: think off the event loop
 
     # -- the same things from Python -----------------------------------------------------------
     def set_seat(self, seat: int, controller: str | Bot) -> None:
@@ -289,9 +459,7 @@ class Board(anywidget.AnyWidget):
         self._publish()
 
     def _set_viewer(self, viewer: Any) -> None:
-        allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(self.match.players)]
-        if viewer not in allowed:
-            raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r}")
+        _check_viewer(self.match, viewer)
         self.viewer = viewer
 
     def _viewing_seat(self) -> int | None | str:
@@ -316,7 +484,7 @@ class Board(anywidget.AnyWidget):
 
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
-        self.message = {"kind": kind, "text": text, "n": self._messages}
+        self.message = {"kind": kind, "text": _clip(text), "n": self._messages}
 
     def view_dict(self) -> dict[str, Any]:
         rules, state = self.match.rules, self.match.state
@@ -326,7 +494,7 @@ class Board(anywidget.AnyWidget):
     def _publish(self) -> None:
         match, rules, state = self.match, self.match.rules, self.match.state
         seat = match.current_player
-        if self._revealed_for is not None and seat != self._revealed_for:
+        if self.revealed and (seat is None or seat != self._revealed_for):
             self.revealed, self._revealed_for = False, None  # a new player sits down: hide again
         bot = self.control.bots.get(seat) if seat is not None else None
         choices = []
@@ -393,10 +561,16 @@ class Board(anywidget.AnyWidget):
         return f"{type(self).__name__}({self.match.game}, {players} player{'s' * (players != 1)})"
 
     def close(self) -> None:
-        if hasattr(self, "control"):  # a board whose construction was refused has no match
+        if hasattr(self, "_unsubscribe"):  # a board whose construction was refused has no match
             self._unsubscribe()
             self.control.boards.discard(self)
         super().close()
+
+
+def _check_viewer(match: Match, viewer: Any) -> None:
+    allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
+    if not isinstance(viewer, str) or viewer not in allowed:
+        raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r:.60}")
 
 
 def game_board_class(game: str) -> type[Board]:

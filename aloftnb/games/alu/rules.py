@@ -2,6 +2,8 @@
 
 Rulings where the text is silent or unclear are marked RULING and listed in docs/rules/alu.md.
 
+The state type and its dict form are in state.py, the helpers for notebooks in notebook.py.
+
 The board is kept as bitboards: bit `row * columns + column` (row 0 at the top) is one tile. A state
 holds one camp mask per seat and one mask of raided tiles, so adjacency, legal targets and the
 flood fill that finds bordered areas are a few integer operations each.
@@ -11,29 +13,41 @@ Seat 0 plays the circles and moves first; seat 1 plays the squares.
 
 from __future__ import annotations
 
-import re
 import string
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from ...core.action import Action
-from ...core.options import Option, int_between, whole_number_problem
+from ...core.options import Option, _short_repr, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
-from ...errors import IllegalAction, InvalidOptions, InvalidState
+from ...errors import IllegalAction, InvalidOptions
+from . import notebook
+from .state import (  # noqa: F401 (re-exported: this module is where the rules' names live)
+    CIRCLE,
+    CONSTRUCTION,
+    CONSTRUCTION_SPENT,
+    CONTROL,
+    EDGE_NAMES,
+    ELIMINATED,
+    FOOD,
+    FOOD_PENDING,
+    FOOD_SPENT,
+    IRON,
+    IRON_SPENT,
+    NO_ACTIONS,
+    SEAT_NAMES,
+    SQUARE,
+    TILE_CONTENTS,
+    AluState,
+    _popcount,
+    _with,
+    derived,
+    read_state,
+    state_to_dict,
+)
 
-CIRCLE, SQUARE = 0, 1
-SEAT_NAMES = ("circle", "square")
-TILE_CONTENTS = ("empty", "circle", "square", "raided")
 TILE_ACTIONS = ("camp", "raid", "restore", "raided_camp", "attack")
 END_TURN = "end_turn"
-
-# Indexes into a seat's resource tuple. RULING: food has no upper limit; the text does not say
-# how many food sliders a counter holds.
-CONSTRUCTION, CONSTRUCTION_SPENT, IRON, IRON_SPENT, FOOD, FOOD_PENDING, FOOD_SPENT = range(7)
-
-# Why a game ended (the "reason" of a result).
-ELIMINATED, CONTROL, NO_ACTIONS = "eliminated", "control", "no_actions"
-EDGE_NAMES = ("top", "bottom", "left", "right")
 
 # What each action costs: (construction, iron, food).
 COSTS = {"camp": (1, 0, 0), "raid": (1, 0, 0), "restore": (1, 0, 0),
@@ -59,37 +73,6 @@ class AluAction(Action):
         if kind == "attack":
             return f"attack the camp on {self.tile}"
         return "end the turn"
-
-
-class AluState(NamedTuple):
-    """One position. Use `.to_dict()` for the documented plain-data form."""
-
-    rules: AluRules
-    camps: tuple[int, int]  # per seat: bitmask of tiles holding that seat's camps
-    raided: int  # bitmask of raided tiles
-    resources: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, indexed by CONSTRUCTION...
-    control: tuple[int, int]  # per seat: bitmask of controlled tiles (derived, kept for speed)
-    turn: int  # 1 is circle's first turn
-    player: int  # seat to act; -1 once over
-    actions_left: int  # actions the current player still has this turn; 0 once over
-    winners: tuple[int, ...]  # () while the game goes on; both seats on a draw
-    reason: str  # "" while the game goes on, else ELIMINATED, CONTROL or NO_ACTIONS
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.rules.state_to_dict(self)
-
-    def _repr_svg_(self) -> str:
-        return self.rules.render_svg(self.rules.view(self, None))
-
-    def __repr__(self) -> str:
-        if self.player < 0:
-            return f"<AluState turn {self.turn}, over ({self.reason})>"
-        return (f"<AluState turn {self.turn}, {SEAT_NAMES[self.player]} to act, "
-                f"{self.actions_left} action(s) left>")
-
-
-def _popcount(mask: int) -> int:
-    return mask.bit_count()
 
 
 class AluRules(Rules[AluState, AluAction]):
@@ -412,79 +395,25 @@ class AluRules(Rules[AluState, AluAction]):
         return (f"{SEAT_NAMES[w]} wins: neither player can act, and {SEAT_NAMES[w]} controls "
                 f"{counts[w]} tiles to {counts[1 - w]}")
 
-    # -- dict form -----------------------------------------------------------------------------
+    # -- dict form (state.py) ------------------------------------------------------------------
     def state_to_dict(self, s: AluState) -> dict[str, Any]:
-        board = {}
-        circles, squares = s.camps
-        for i, tile in enumerate(self.tiles):
-            bit = 1 << i
-            board[tile] = ("circle" if circles & bit else "square" if squares & bit
-                           else "raided" if s.raided & bit else "empty")
-        players = {}
-        for seat, name in enumerate(SEAT_NAMES):
-            r = s.resources[seat]
-            players[name] = {
-                "construction": {"available": r[CONSTRUCTION], "spent": r[CONSTRUCTION_SPENT]},
-                "iron": {"available": r[IRON], "spent": r[IRON_SPENT]},
-                "food": {"available": r[FOOD], "not_usable_yet": r[FOOD_PENDING],
-                         "spent": r[FOOD_SPENT]},
-            }
-        over = s.player < 0
-        return {
-            "game": self.name,
-            "columns": self.columns,
-            "rows": self.rows,
-            "board": board,
-            "players": players,
-            "turn": s.turn,
-            "current_player": None if over else s.player,
-            "actions_left": s.actions_left,
-            "result": {"winners": list(s.winners), "reason": s.reason} if over else None,
-            "derived": self.derived(s),
-        }
+        return state_to_dict(self, s)
 
     def derived(self, s: AluState) -> dict[str, Any]:
         """Values that follow from the rest of the state; recomputed whenever a state is read."""
-        return {
-            "control": {name: self.mask_tiles(s.control[seat])
-                        for seat, name in enumerate(SEAT_NAMES)},
-            "controlled_count": {name: _popcount(s.control[seat])
-                                 for seat, name in enumerate(SEAT_NAMES)},
-            "camps_in_hand": {name: self.camp_pieces - _popcount(s.camps[seat])
-                              for seat, name in enumerate(SEAT_NAMES)},
-            "raiding_pieces_left": self.raiding_pieces - _popcount(s.raided),
-            "win_tiles": self.win_tiles,
-            "result_text": self.result_text(s),
-        }
+        return derived(self, s)
 
     def state_from_dict(self, data: Any) -> AluState:
-        return _StateReader(self, data).read()
+        return read_state(self, data)
 
-    # -- helpers for notebooks -----------------------------------------------------------------
+    # -- helpers for notebooks (notebook.py) -----------------------------------------------------
     def board_from_text(self, text: str) -> dict[str, str]:
         """A `board` dict from a diagram: one line per row, top row first, one symbol per tile.
 
         Symbols: `.` empty, `C` circle camp, `S` square camp, `R` raided (any case); spaces
         between symbols are optional. Use it as `match.edit(board=rules.board_from_text(...))`.
         """
-        if not isinstance(text, str):
-            raise InvalidState(f"a board diagram must be text, not {type(text).__name__}")
-        symbols = {".": "empty", "c": "circle", "s": "square", "r": "raided"}
-        lines = [re.sub(r"\s+", "", line) for line in text.strip("\n").splitlines()]
-        lines = [line for line in lines if line]
-        if len(lines) != self.rows:
-            raise InvalidState(f"the diagram has {len(lines)} rows; this board has {self.rows}")
-        board = {}
-        for r, line in enumerate(lines):
-            if len(line) != self.columns:
-                raise InvalidState(f"diagram row {r + 1} has {len(line)} tiles; this board has "
-                                   f"{self.columns} columns")
-            for c, symbol in enumerate(line):
-                if symbol.lower() not in symbols:
-                    raise InvalidState(f"diagram row {r + 1}, column {c + 1}: {symbol!r} is not "
-                                       "one of . C S R")
-                board[self.tiles[r * self.columns + c]] = symbols[symbol.lower()]
-        return board
+        return notebook.board_from_text(self, text)
 
     def position(self, diagram: str, *, to_act: str = "circle", actions_left: int | None = None,
                  turn: int | None = None, **available: dict[str, int]) -> dict[str, Any]:
@@ -494,77 +423,16 @@ class AluRules(Rules[AluState, AluAction]):
         circle= / square=: available amounts, e.g. square={"food": 2, "not_usable_yet": 1};
         anything not given keeps the starting amount (spent is what the counter is missing).
         """
-        if to_act not in SEAT_NAMES:
-            raise InvalidState(f"to_act must be 'circle' or 'square', not {to_act!r}")
-        seat = SEAT_NAMES.index(to_act)
-        if turn is None:
-            turn = 3 + seat
-        unknown = sorted(set(available) - set(SEAT_NAMES))
-        if unknown:
-            raise InvalidState(f"position() takes circle= and square= amounts, not {unknown[0]}=")
-        players = {}
-        for name in SEAT_NAMES:
-            given = dict(available.get(name) or {})
-            bad = sorted(set(given) - {"construction", "iron", "food", "not_usable_yet"})
-            if bad:
-                raise InvalidState(f"{name}'s amounts are construction, iron, food and "
-                                   f"not_usable_yet, not {bad[0]!r}")
-            counters = {}
-            for resource, start in (("construction", self.start_construction),
-                                    ("iron", self.start_iron)):
-                amount = given.get(resource, start)
-                if isinstance(amount, bool) or not isinstance(amount, int) or not (
-                        0 <= amount <= start):
-                    raise InvalidState(f"{name}'s {resource} must be 0..{start} (the counter "
-                                       f"holds {start}), not {amount!r}")
-                counters[resource] = {"available": amount, "spent": start - amount}
-            counters["food"] = {"available": given.get("food", 0),
-                                "not_usable_yet": given.get("not_usable_yet", 0), "spent": 0}
-            players[name] = counters
-        return {"board": self.board_from_text(diagram), "players": players, "turn": turn,
-                "current_player": seat,
-                "actions_left": self.actions_per_turn if actions_left is None else actions_left,
-                "result": None}
+        return notebook.position(self, diagram, to_act=to_act, actions_left=actions_left,
+                                 turn=turn, **available)
 
     def text_diagram(self, state: AluState) -> str:
         """The board and who controls each tile, as two text grids (for printing in a cell)."""
-        header = "   " + " ".join(string.ascii_lowercase[: self.columns])
-        lines = [header + "      " + header]
-        for r in range(self.rows):
-            pieces, owners = [], []
-            for c in range(self.columns):
-                bit = 1 << (r * self.columns + c)
-                pieces.append("C" if state.camps[0] & bit else "S" if state.camps[1] & bit
-                              else "R" if state.raided & bit else ".")
-                owners.append("C" if state.control[0] & bit else "S" if state.control[1] & bit
-                              else ".")
-            lines.append(f"{r + 1:>2} " + " ".join(pieces) + "      "
-                         + f"{r + 1:>2} " + " ".join(owners))
-        return "board (C circle, S square, R raided)   control\n" + "\n".join(lines)
+        return notebook.text_diagram(self, state)
 
     def region_report(self, state: AluState, seat: int) -> list[dict[str, Any]]:
         """`seat`'s regions, each with why it is or is not bordered (to teach bordering)."""
-        if seat not in (0, 1):
-            raise IllegalAction(f"seat must be 0 (circle) or 1 (square), not {seat!r}")
-        report = []
-        if not state.camps[seat]:
-            return report
-        for region, edges, has_opposing in self.regions(state.camps, seat):
-            touched = [EDGE_NAMES[b] for b in range(4) if edges >> b & 1]
-            if has_opposing:
-                why = f"holds {SEAT_NAMES[1 - seat]}'s camp(s)"
-            elif len(touched) > 2:
-                why = f"open: touches {len(touched)} board edges (at most 2 may close it)"
-            else:
-                why = "bordered"
-            report.append({
-                "tiles": self.mask_tiles(region & ~state.camps[1 - seat]),
-                "opposing_camps": self.mask_tiles(region & state.camps[1 - seat]),
-                "edges": touched,
-                "controlled": why == "bordered",
-                "why": why,
-            })
-        return report
+        return notebook.region_report(self, state, seat)
 
     # -- actions: shape and reasons ------------------------------------------------------------
     def parse_action(self, data: Any) -> Action:
@@ -581,7 +449,7 @@ class AluRules(Rules[AluState, AluAction]):
             key = tile.strip().lower() if isinstance(tile, str) else tile
             if key not in self.index:
                 raise IllegalAction(
-                    f"there is no tile {tile!r} on this {self.columns}x{self.rows} board (tiles "
+                    f"there is no tile {_short_repr(tile)} on this {self.columns}x{self.rows} board (tiles "
                     f"are a1 to {self.tiles[-1]}: a column letter, then a row number from the top)")
             return self._actions[action.type][self.index[key]]
         return self._end_turn
@@ -694,167 +562,3 @@ class AluRules(Rules[AluState, AluAction]):
         return f"{str(action).capitalize()} ({cost})"
 
 
-def _with(values: tuple, i: int, value: Any) -> tuple:
-    return (value, values[1]) if i == 0 else (values[0], value)
-
-
-class _StateReader:
-    """Builds a state from a dict, saying exactly what is wrong (InvalidState)."""
-
-    KEYS = frozenset({"game", "columns", "rows", "board", "players", "turn", "current_player",
-                      "actions_left", "result", "derived"})
-    REQUIRED = frozenset({"board", "players", "turn", "current_player", "actions_left"})
-
-    def __init__(self, rules: AluRules, data: Any) -> None:
-        self.rules, self.data = rules, data
-
-    def fail(self, message: str):
-        raise InvalidState(message)
-
-    def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
-        problem = whole_number_problem(value, low, high)
-        if problem:
-            self.fail(f"{name} {problem}")
-        return value
-
-    def read(self) -> AluState:
-        r, data = self.rules, self.data
-        if not isinstance(data, dict):
-            self.fail(f"an ALU state must be a dict, not {type(data).__name__}")
-        unknown = sorted(set(data) - self.KEYS, key=str)
-        if unknown:
-            self.fail(f"unknown key {unknown[0]!r} in the state (keys: "
-                      f"{', '.join(sorted(self.KEYS))})")
-        missing = sorted(self.REQUIRED - set(data))
-        if missing:
-            self.fail(f"the state has no {missing[0]!r}")
-        for key, expected in (("game", r.name), ("columns", r.columns), ("rows", r.rows)):
-            if key in data and data[key] != expected:
-                self.fail(f"this match has {key} {expected!r}; the state says {data[key]!r} "
-                          "(start a new match to change it)")
-        if "derived" in data and not isinstance(data["derived"], (dict, type(None))):
-            self.fail("'derived' must be a dict (it is recomputed, so it may be left out)")
-        camps, raided = self.read_board()
-        resources = self.read_players()
-        control = r._control(camps)
-        turn = self.whole(data["turn"], "'turn'", 1)
-        player, actions_left, winners, reason = self.read_progress(turn)
-        state = AluState(r, camps, raided, resources, control, turn, player, actions_left,
-                         winners, reason)
-        self.check_outcome(state)
-        return state
-
-    def read_board(self) -> tuple[tuple[int, int], int]:
-        r, board = self.rules, self.data["board"]
-        if not isinstance(board, dict):
-            self.fail("'board' must map tile ids (a1, b1, ...) to "
-                      "'empty', 'circle', 'square' or 'raided'")
-        extra = sorted((t for t in board if t not in r.index), key=str)
-        if extra:
-            self.fail(f"'board' names {extra[0]!r}, which is not a tile of this "
-                      f"{r.columns}x{r.rows} board (a1 to {r.tiles[-1]})")
-        absent = [t for t in r.tiles if t not in board]
-        if absent:
-            self.fail(f"'board' has no entry for tile {absent[0]} (every tile needs one)")
-        masks = {name: 0 for name in TILE_CONTENTS}
-        for i, tile in enumerate(r.tiles):
-            content = board[tile]
-            if content not in masks:
-                self.fail(f"tile {tile} holds {content!r}; a tile is 'empty', 'circle', "
-                          "'square' or 'raided'")
-            masks[content] |= 1 << i
-        for seat, name in enumerate(SEAT_NAMES):
-            on_board = _popcount(masks[name])
-            if on_board > r.camp_pieces:
-                self.fail(f"{name} has {on_board} camps on the board but only {r.camp_pieces} "
-                          "camp pieces")
-        if _popcount(masks["raided"]) > r.raiding_pieces:
-            self.fail(f"{_popcount(masks['raided'])} tiles are raided but there are only "
-                      f"{r.raiding_pieces} raiding pieces")
-        return (masks["circle"], masks["square"]), masks["raided"]
-
-    def read_players(self):
-        r, players = self.rules, self.data["players"]
-        if not isinstance(players, dict) or set(players) != set(SEAT_NAMES):
-            self.fail("'players' must have exactly the entries 'circle' and 'square'")
-        out = []
-        for name in SEAT_NAMES:
-            entry = players[name]
-            if not isinstance(entry, dict) or set(entry) != {"construction", "iron", "food"}:
-                self.fail(f"players.{name} must have exactly 'construction', 'iron' and 'food'")
-            counters = []
-            for resource, fields, start in (
-                    ("construction", ("available", "spent"), r.start_construction),
-                    ("iron", ("available", "spent"), r.start_iron),
-                    ("food", ("available", "not_usable_yet", "spent"), None)):
-                counter = entry[resource]
-                if not isinstance(counter, dict) or set(counter) != set(fields):
-                    self.fail(f"players.{name}.{resource} must have exactly the keys "
-                              f"{', '.join(fields)}")
-                values = [self.whole(counter[f], f"players.{name}.{resource}.{f}")
-                          for f in fields]
-                if start is not None and sum(values) != start:
-                    self.fail(f"{name}'s {resource}: available {values[0]} + spent {values[1]} "
-                              f"is {sum(values)}, but the counter holds {start} (the match's "
-                              f"'{resource}' option)")
-                counters.extend(values)
-            out.append(tuple(counters))
-        return tuple(out)
-
-    def read_progress(self, turn: int):
-        r, data = self.rules, self.data
-        result = data.get("result")
-        player = data["current_player"]
-        actions_left = data["actions_left"]
-        if result is None:
-            if isinstance(player, bool) or player not in (0, 1):
-                self.fail(f"'current_player' must be 0 (circle) or 1 (square) while the game "
-                          f"goes on, not {player!r}")
-            if player != (turn - 1) % 2:
-                self.fail(f"turn {turn} is {SEAT_NAMES[(turn - 1) % 2]}'s turn (circle plays "
-                          f"the odd turns), but 'current_player' is {player}")
-            most = r.first_turn_actions if turn == 1 else r.actions_per_turn
-            self.whole(actions_left, "'actions_left'", 1, most)
-            return player, actions_left, (), ""
-        if not isinstance(result, dict) or set(result) != {"winners", "reason"}:
-            self.fail("'result' must be None while the game goes on, or "
-                      "{'winners': [...], 'reason': ...} once it is over")
-        if player is not None:
-            self.fail("'current_player' must be None once the game is over")
-        if actions_left != 0:
-            self.fail("'actions_left' must be 0 once the game is over")
-        reason = result["reason"]
-        if reason not in (ELIMINATED, CONTROL, NO_ACTIONS):
-            self.fail(f"result reason must be {ELIMINATED!r}, {CONTROL!r} or {NO_ACTIONS!r}, "
-                      f"not {reason!r}")
-        winners = result["winners"]
-        if (not isinstance(winners, list) or winners not in ([0], [1], [0, 1])):
-            self.fail(f"result winners must be [0], [1] or [0, 1] (a draw), not {winners!r}")
-        return -1, 0, tuple(winners), reason
-
-    def check_outcome(self, s: AluState) -> None:
-        r = self.rules
-        counts = (_popcount(s.control[0]), _popcount(s.control[1]))
-        reach = [seat for seat in (0, 1) if counts[seat] >= r.win_tiles]
-        if s.player >= 0:
-            if reach:
-                self.fail(f"{SEAT_NAMES[reach[0]]} controls {counts[reach[0]]} tiles, at least "
-                          f"the {r.win_tiles} that win at once: this position is already over")
-            if not (r.can_act(s, 0) or r.can_act(s, 1)):
-                self.fail("neither player has any legal action in this position, so the game "
-                          "would be over: give a player resources or room, or set 'result'")
-            return
-        if s.reason == ELIMINATED:
-            if len(s.winners) != 1 or s.camps[1 - s.winners[0]]:
-                self.fail("result 'eliminated' needs one winner and a loser with no camps on "
-                          "the board")
-        elif s.reason == CONTROL:
-            if len(s.winners) != 1 or s.winners[0] not in reach:
-                self.fail(f"result 'control' needs a winner controlling at least {r.win_tiles} "
-                          f"tiles (circle controls {counts[0]}, square {counts[1]})")
-        else:
-            expected = ([0, 1] if counts[0] == counts[1] else [0] if counts[0] > counts[1]
-                        else [1])
-            if list(s.winners) != expected:
-                self.fail(f"result 'no_actions' goes to the player controlling more tiles "
-                          f"(circle {counts[0]}, square {counts[1]}), so winners are {expected}")

@@ -42,9 +42,11 @@ class GameBoard(Board):
         """Why a click plays nothing: the refusal the rules give for the move it suggests."""
         match = self.match
         rules, state = match.rules, match.state
-        key = path[0]
         if match.is_over:
             return "the game is over"
+        if not path:
+            return "nothing was chosen"
+        key = path[0]
         if not key.startswith("balloon:"):
             return "nothing can be played there now"
         bid = key.split(":", 1)[1]
@@ -59,6 +61,10 @@ class GameBoard(Board):
                 if rules.solo_rules and state.row and state.row[0] != rules.index[bid]:
                     return rules.why_illegal(state, action)
                 return f"no truck is free for {bid}"
+            trucks = [str(k) for k in range(rules.truck_count)]
+            if truck not in trucks:  # e.g. "x", "-1", "99": only the drawn trucks exist
+                return (f"there is no launch-zone truck {truck[:20]!r}: they are "
+                        f"{', '.join(trucks)}")
             action = BalloonAction("unpack", balloon=bid, truck=int(truck))
         else:
             action = BalloonAction(kind, balloon=bid)

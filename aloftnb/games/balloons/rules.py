@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from ...core.action import Action
-from ...core.options import Option, int_between, whole_number_problem
+from ...core.options import Option, _short_repr, int_between, whole_number_problem
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
@@ -41,9 +41,10 @@ COLOURS = tuple(CATALOGUE["colours"])
 def _check_balloon_list(value: Any) -> str | None:
     if not isinstance(value, (list, tuple)) or not value:
         return "must be a non-empty list of balloon ids"
-    unknown = [b for b in value if b not in BALLOON_COLOURS]
+    unknown = [b for b in value if not isinstance(b, str) or b not in BALLOON_COLOURS]
     if unknown:
-        return f"{unknown[0]!r} is not in the catalogue ({', '.join(BALLOON_COLOURS)})"
+        return (f"{_short_repr(unknown[0])} is not in the catalogue "
+                f"({', '.join(BALLOON_COLOURS)})")
     if len(set(value)) != len(value):
         return "lists a balloon twice"
     return None
@@ -116,10 +117,12 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
         "columns": Option("columns", 12, "width of the sky", check=int_between(3, 40)),
         "altitudes": Option("altitudes", 4, "highest altitude", check=int_between(1, 10)),
         "trucks": Option("trucks", None, "launch-zone trucks", check=int_between(1, 10),
-                         default_note="4 for 1-4 players, 5 for 5 (catalogue player_counts)"),
+                         default_note="fixed edition: 4 for 1-4 players, 5 for 5; choice "
+                                      "edition: 4"),
         "balloons": Option("balloons", None, "balloon ids in play, from data/catalogue.json",
                            check=_check_balloon_list,
-                           default_note="10 regular + lion, wolf; + monkey with 5 players"),
+                           default_note="fixed edition: 10 regular + lion, wolf, + monkey with "
+                                        "5 players; choice edition: all 13 (no monkey in solo)"),
     }
 
     @classmethod
@@ -136,11 +139,18 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
             raise InvalidOptions(
                 f"{mode} balloons is for {allowed[0]}-{allowed[1]} players, not {players}{hint}"
                 if allowed[0] != allowed[1] else f"solo balloons is for 1 player, not {players}")
-        # RULING: every mode and both editions use the fixed text's player-count table (so the
-        # choice edition with 5 players has 5 launch-zone trucks, and cooperative games use it too).
-        # RULING: the catalogue names lion and wolf as the two specials for 1-4 players.
-        setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
-                     None)
+        # RULING: the fixed edition (and cooperative games in it) follows the player-count table of
+        # the fixed text; the choice edition follows its own component list: 13 balloons and 4
+        # launch-zone trucks for any number of players, one special left out in solo only (so a
+        # cooperative choice game keeps all 13).
+        # RULING: the catalogue names lion and wolf as the two specials kept when one is left out.
+        if self.options["edition"] == "choice":
+            components = CATALOGUE["choice_edition"]
+            setup = {"trucks": components["trucks"],
+                     "balloons": components["solo_balloons" if mode == "solo" else "balloons"]}
+        else:
+            setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
+                         None)
         if setup is None:
             raise InvalidOptions(f"the catalogue has no set-up for {players} players")
         # Resolve the defaults that depend on the player count, so saves hold concrete values.
@@ -469,19 +479,18 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
             raise IllegalAction(f"{article} {action.type!r} action takes {wanted}; got "
                                 f"{', '.join(repr(k) for k in sorted(have)) or 'none'}")
         if "balloon" in needed and action.balloon not in self.index:
-            raise IllegalAction(f"there is no balloon {action.balloon!r} in this game "
+            raise IllegalAction(f"there is no balloon {_short_repr(action.balloon)} in this game "
                                 f"(balloons: {', '.join(self.ids)})")
         if action.type == "unpack":
             truck = action.truck
             if truck == "safety":
                 raise IllegalAction("balloons may not be placed on the safety truck")
-            if isinstance(truck, bool) or not isinstance(truck, int) or not (
-                    0 <= truck < self.truck_count):
+            if whole_number_problem(truck, 0, self.truck_count - 1):
                 raise IllegalAction(f"'truck' must be a launch-zone truck 0..{self.truck_count - 1}"
-                                    f", not {truck!r}")
+                                    f", not {_short_repr(truck)}")
         if action.type == "wind" and action.truck not in ("launch", "safety"):
             raise IllegalAction(f"a wind action moves truck 'launch' or 'safety', "
-                                f"not {action.truck!r}")
+                                f"not {_short_repr(action.truck)}")
         return action
 
     def why_illegal(self, s: BalloonsState, action: Action) -> str:
@@ -630,9 +639,9 @@ class _StateReader:
         r, data = self.rules, self.data
         if not isinstance(data, dict):
             self.fail(f"a balloons state must be a dict, not {type(data).__name__}")
-        unknown = sorted(set(data) - self.KEYS)
+        unknown = sorted((k for k in data if not isinstance(k, str) or k not in self.KEYS), key=str)
         if unknown:
-            self.fail(f"unknown key {unknown[0]!r} in the state")
+            self.fail(f"unknown key {_short_repr(unknown[0])} in the state")
         required = self.KEYS - {"tokens", "scores", "game", "mode", "edition", "players", "columns",
                                 "altitudes", "wind", "lead_passed"}
         missing = sorted(required - set(data))
@@ -641,9 +650,9 @@ class _StateReader:
         for key, expected in (("game", r.name), ("mode", r.mode), ("edition", r.edition),
                               ("players", r.players), ("columns", r.columns),
                               ("altitudes", r.altitudes)):
-            if key in data and data[key] != expected:
-                self.fail(f"this match has {key} {expected!r}; the state says {data[key]!r} "
-                          "(start a new match to change it)")
+            if key in data and not (type(data[key]) is type(expected) and data[key] == expected):
+                self.fail(f"this match has {key} {expected!r}; the state says "
+                          f"{_short_repr(data[key])} (start a new match to change it)")
         trucks = self.read_trucks()
         lead_passed = trucks[-1] > r.columns
         safety = self.int_field("safety", 1, r.columns + 1)
@@ -656,19 +665,20 @@ class _StateReader:
         colours = self.read_colours()
         turn = self.int_field("turn", 0, 10**9)
         step = data["step"]
-        if step not in (ADVANCE, WIND, OVER):
-            self.fail(f"'step' must be 'advance', 'wind' or 'over', not {step!r}")
+        if not isinstance(step, str) or step not in (ADVANCE, WIND, OVER):
+            self.fail(f"'step' must be 'advance', 'wind' or 'over', not {_short_repr(step)}")
         player = data["current_player"]
         if step == OVER:
             if player is not None:
                 self.fail("'current_player' must be None once the game is over")
             player = -1
-        elif isinstance(player, bool) or player not in range(r.players):
-            self.fail(f"'current_player' must be a seat 0..{r.players - 1}, not {player!r}")
+        elif whole_number_problem(player, 0, r.players - 1):
+            self.fail(f"'current_player' must be a seat 0..{r.players - 1}, not "
+                      f"{_short_repr(player)}")
         wind = data.get("wind", "")
         if not isinstance(wind, str):
-            self.fail(f"'wind' must be text, not {wind!r}")
-        if "lead_passed" in data and data["lead_passed"] != lead_passed:
+            self.fail(f"'wind' must be text, not {_short_repr(wind)}")
+        if "lead_passed" in data and data["lead_passed"] is not lead_passed:
             self.fail(f"'lead_passed' is {data['lead_passed']!r} but the lead truck is at column "
                       f"{trucks[-1]} of {r.columns}")
         state = BalloonsState(r, trucks, safety, tuple(status), tuple(where), tuple(altitude),
@@ -682,9 +692,9 @@ class _StateReader:
         if not isinstance(trucks, (list, tuple)) or len(trucks) != r.truck_count:
             self.fail(f"'trucks' must list the {r.truck_count} launch-zone truck columns")
         for c in trucks:
-            if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= r.columns + 1:
+            if whole_number_problem(c, 1, r.columns + 1):
                 self.fail(f"truck columns must be 1..{r.columns} (or {r.columns + 1} once the "
-                          f"lead truck has passed the last column), not {c!r}")
+                          f"lead truck has passed the last column), not {_short_repr(c)}")
         trucks = tuple(trucks)
         if any(b <= a for a, b in zip(trucks, trucks[1:])):
             self.fail(f"'trucks' must be in distinct columns, left to right: {list(trucks)}")
@@ -704,7 +714,8 @@ class _StateReader:
         load = [-1] * r.truck_count
         for b, bid in enumerate(r.ids):
             entry = balloons[bid]
-            if not isinstance(entry, dict) or entry.get("status") not in STATUS_NAMES:
+            if not isinstance(entry, dict) or not isinstance(entry.get("status"), str) or (
+                    entry["status"] not in STATUS_NAMES):
                 self.fail(f"balloon {bid} needs a 'status' of {', '.join(STATUS_NAMES)}")
             st = STATUS_NAMES.index(entry["status"])
             keys = {PACKED: {"status"}, UNPACKED: {"status", "truck"},
@@ -712,13 +723,13 @@ class _StateReader:
                     FLYING: {"status", "column", "altitude"}}[st]
             if set(entry) != keys:
                 self.fail(f"a {entry['status']} balloon ({bid}) has exactly the keys "
-                          f"{sorted(keys)}, not {sorted(entry)}")
+                          f"{sorted(keys)}, not {_short_repr(sorted(entry, key=str))}")
             status[b] = st
             if st in (UNPACKED, INFLATED):
                 k = entry["truck"]
-                if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < r.truck_count:
+                if whole_number_problem(k, 0, r.truck_count - 1):
                     self.fail(f"{bid}'s truck must be 0..{r.truck_count - 1} (balloons never ride "
-                              f"the safety truck), not {k!r}")
+                              f"the safety truck), not {_short_repr(k)}")
                 if load[k] >= 0:
                     self.fail(f"truck {k} carries both {r.ids[load[k]]} and {bid}; "
                               "a truck carries one balloon")
@@ -726,9 +737,8 @@ class _StateReader:
             elif st == FLYING:
                 c, a = entry["column"], entry["altitude"]
                 for name, value, high in (("column", c, r.columns), ("altitude", a, r.altitudes)):
-                    if isinstance(value, bool) or not isinstance(value, int) or not (
-                            1 <= value <= high):
-                        self.fail(f"{bid}'s {name} must be 1..{high}, not {value!r}")
+                    if whole_number_problem(value, 1, high):
+                        self.fail(f"{bid}'s {name} must be 1..{high}, not {_short_repr(value)}")
                 where[b], altitude[b] = c, a
         return status, where, altitude, load
 
@@ -736,7 +746,7 @@ class _StateReader:
         r, row = self.rules, self.data["row"]
         if not isinstance(row, list) or any(not isinstance(b, str) or b not in r.index
                                             for b in row):
-            self.fail(f"'row' must list balloon ids, not {row!r}")
+            self.fail(f"'row' must list balloon ids, not {_short_repr(row)}")
         packed = {bid for b, bid in enumerate(r.ids) if status[b] == PACKED}
         if len(row) != len(set(row)) or set(row) != packed:
             self.fail(f"'row' must list each packed balloon once: packed are "
@@ -752,10 +762,10 @@ class _StateReader:
                 self.fail(f"the {r.mode} game deals no colour cards; 'colours' must be empty")
             return ()
         seats = {str(p) for p in range(r.players)}
-        given = {str(k): v for k, v in colours.items()}
+        given = {k: v for k, v in colours.items()}
         if set(given) != seats:
             self.fail(f"'colours' must give a colour to each seat {sorted(seats)}")
-        if any(v not in COLOURS for v in given.values()):
+        if any(not isinstance(v, str) or v not in COLOURS for v in given.values()):
             self.fail(f"colours must be among {', '.join(COLOURS)}")
         if len(set(given.values())) != len(given):
             self.fail("two seats cannot hold the same colour card")

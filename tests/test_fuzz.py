@@ -1,0 +1,295 @@
+"""Fuzz tests (issue 8): junk and valid input mixed, thrown at boards, saves, states and actions.
+
+Each test asserts that only the documented error escapes, that a refused input changes nothing, and
+that every state accepted passes the rules' own validation and round-trips through its dict.
+
+A few hundred examples each in the normal run. A longer run:
+    ALOFTNB_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/test_fuzz.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aloftnb
+from aloftnb import Action, IllegalAction, InvalidSave, InvalidState, Match
+
+EXAMPLES = int(os.environ.get("ALOFTNB_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+GAMES = [
+    ("balloons", 3, {}),
+    ("balloons", 3, {"edition": "choice"}),
+    ("balloons", 1, {"mode": "solo"}),
+    ("alu", 2, {}),
+]
+GAME_IDS = ["balloons-fixed", "balloons-choice", "balloons-solo", "alu"]
+
+# Values that have broken readers before: near-ints of the wrong type, huge and odd numbers.
+ODD = st.sampled_from([1.0, -0.0, True, False, np.int64(1), np.float64(2.0), 10**20, -1,
+                       float("nan"), float("inf"), "", "a1", "RW", "circle", "over", [],
+                       {}, [0], [True], ["circle", "raided"]])
+SCALARS = (st.none() | st.booleans() | st.integers(-5, 30) | st.integers()
+           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12) | ODD)
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=10) | st.integers(0, 3), inner,
+                                        max_size=4),
+                      max_leaves=10)
+
+
+def played_match(game, players, options, seed, moves, edit=True):
+    """A match after `moves` random moves (and an edit that changes nothing, for the timeline)."""
+    match = aloftnb.new_match(game, players=players, seed=seed, **options)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.is_over:
+            break
+        match.play(rng.choice(match.legal_actions()))
+    if edit:
+        match.set_state(match.state.to_dict())
+    return match
+
+
+def paths(doc, prefix=()):
+    """Every path (tuple of keys/indices) into a JSON-like document, the root included."""
+    found, pending = [], [(doc, prefix)]
+    while pending:
+        value, path = pending.pop()
+        found.append(path)
+        if isinstance(value, dict):
+            pending.extend((v, path + (k,)) for k, v in value.items())
+        elif isinstance(value, list):
+            pending.extend((v, path + (i,)) for i, v in enumerate(value))
+    return found
+
+
+def get(doc, path):
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def mutate(doc, data, times=3):
+    """`doc` (a deep copy is changed) with 1..times random changes drawn from `data`."""
+    doc = json.loads(json.dumps(doc))
+    for _ in range(data.draw(st.integers(1, times), label="changes")):
+        path = data.draw(st.sampled_from(sorted(paths(doc), key=repr)), label="path")
+        value = get(doc, path)
+        kind = data.draw(st.sampled_from(["replace", "delete", "add", "nudge", "retype"]),
+                         label="kind")
+        if kind == "replace" or not path and kind == "delete":
+            new = data.draw(VALUES, label="value")
+        elif kind == "nudge" and type(value) is int:
+            new = value + data.draw(st.sampled_from([-1, 1, -value - 1, 10**9]), label="by")
+        elif kind == "retype":
+            new = {int: float, float: int, str: list, bool: int}.get(type(value), str)
+            try:
+                new = new(value) if not isinstance(value, str) else [value]
+            except (TypeError, ValueError, OverflowError):
+                new = None
+        elif kind == "add" and isinstance(value, dict):
+            value[data.draw(st.text(max_size=10) | st.sampled_from(list(value) or ["x"]),
+                            label="key")] = data.draw(VALUES, label="value")
+            continue
+        elif kind == "add" and isinstance(value, list):
+            value.append(data.draw(VALUES, label="value") if value else 0)
+            continue
+        elif kind == "delete":
+            parent = get(doc, path[:-1])
+            del parent[path[-1]]
+            continue
+        else:
+            new = data.draw(VALUES, label="value")
+        if not path:
+            doc = new
+        else:
+            get(doc, path[:-1])[path[-1]] = new
+    return doc
+
+
+def _plain(value):
+    """numpy numbers as their Python value, so a mutated save can still be written as JSON."""
+    return value.item() if hasattr(value, "item") else str(value)
+
+
+def assert_sound(match):
+    """The match's state passes the rules' own validation and round-trips through its dict."""
+    rules, state = match.rules, match.state
+    data = rules.state_to_dict(state)
+    assert rules.state_from_dict(data) == state
+    assert rules.validate(state) == state
+    assert json.loads(json.dumps(data)) == data
+
+
+# -- boards ------------------------------------------------------------------------------------
+INTENTS = ["hello", "play", "explain", "undo", "redo", "view", "reveal", "seat", "autoplay",
+           "step"]
+KEYS = re.compile(r'data-key="([^"]+)"')
+
+
+def valid_intent(board, data):
+    match = board.match
+    kind = data.draw(st.sampled_from(INTENTS), label="intent")
+    if kind == "play" and board.choices:
+        return {"intent": "play", "action": data.draw(st.sampled_from(board.choices))["action"]}
+    if kind == "explain":
+        keys = sorted(set(KEYS.findall(board.svg))) or ["x"]
+        path = data.draw(st.lists(st.sampled_from(keys) | st.text(max_size=12), min_size=0,
+                                  max_size=4), label="path")
+        return {"intent": "explain", "path": path}
+    if kind == "view":
+        viewers = [v for v, _ in board.viewers] + ["everyone"]
+        return {"intent": "view", "viewer": data.draw(st.sampled_from(viewers))}
+    if kind == "seat":
+        return {"intent": "seat", "seat": data.draw(st.integers(-1, match.players)),
+                "controller": data.draw(st.sampled_from(["human", "random", "greedy",
+                                                         "mcts:nans", "oracle"]))}
+    if kind in ("reveal", "autoplay"):
+        return {"intent": kind, "on": data.draw(st.booleans() | SCALARS)}
+    return {"intent": kind}
+
+
+def junk_intent(data):
+    shape = data.draw(st.sampled_from(["any", "fields", "deep"]), label="junk")
+    if shape == "any":
+        return data.draw(VALUES)
+    if shape == "deep":
+        value = data.draw(VALUES)
+        for _ in range(data.draw(st.integers(1, 60))):
+            value = [value] if data.draw(st.booleans()) else {"a": value}
+        return {"intent": data.draw(st.sampled_from(INTENTS)), "action": value}
+    message = data.draw(st.dictionaries(st.sampled_from(["action", "path", "viewer", "seat",
+                                                         "controller", "on", "id", "type"]),
+                                        VALUES, max_size=4))
+    message["intent"] = data.draw(st.sampled_from(INTENTS) | SCALARS)
+    return message
+
+
+def deliver(board, message):
+    sent = []
+    original = board.send
+    board.send = sent.append
+    try:
+        board._on_front_end_message(board, message, [])
+    finally:
+        board.send = original
+    return sent
+
+
+@pytest.mark.parametrize("game, players, options", GAMES, ids=GAME_IDS)
+@FUZZ
+@given(data=st.data())
+def test_boards_survive_random_intents(game, players, options, data):
+    match = played_match(game, players, options, data.draw(st.integers(0, 50)),
+                         data.draw(st.integers(0, 12)), edit=False)
+    board = match.board(viewer=data.draw(st.sampled_from(["turn", "designer"])))
+    try:
+        for _ in range(data.draw(st.integers(1, 8), label="messages")):
+            if data.draw(st.booleans(), label="valid"):
+                message = valid_intent(board, data)
+            else:
+                message = junk_intent(data)
+            before = match.to_json()
+            sent = deliver(board, message)
+            assert len(sent) == 1 and set(sent[0]) == {"ack"}
+            text = board.message.get("text", "")
+            assert "malformed" not in text, (message, text)  # no internal error reached the user
+            assert len(text) <= 300
+            if text.startswith("refused"):
+                assert match.to_json() == before, (message, text)
+            assert_sound(match)
+            if board.revealed:
+                assert match.current_player is not None
+    finally:
+        board.close()
+
+
+# -- saves ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game, players, options", GAMES, ids=GAME_IDS)
+@FUZZ
+@given(data=st.data())
+def test_mutated_saves_load_or_raise_invalid_save(game, players, options, data):
+    match = played_match(game, players, options, data.draw(st.integers(0, 20)),
+                         data.draw(st.integers(0, 6)))
+    if data.draw(st.booleans(), label="undo some"):
+        match.undo(data.draw(st.integers(0, match.position)))
+    doc = mutate(json.loads(match.to_json()), data)
+    as_text = data.draw(st.booleans(), label="as text")
+    try:
+        loaded = (Match.from_json(json.dumps(doc, default=_plain)) if as_text
+                  else Match.from_dict(doc))
+    except InvalidSave:
+        return
+    assert_sound(loaded)
+    again = Match.from_json(loaded.to_json())
+    assert again.to_json() == loaded.to_json()
+
+
+# -- set_state, edit and play ----------------------------------------------------------------------
+@pytest.mark.parametrize("game, players, options", GAMES, ids=GAME_IDS)
+@FUZZ
+@given(data=st.data())
+def test_random_state_dicts_are_installed_sound_or_refused_cleanly(game, players, options, data):
+    match = played_match(game, players, options, data.draw(st.integers(0, 20)),
+                         data.draw(st.integers(0, 40)), edit=False)
+    before = match.to_json()
+    how = data.draw(st.sampled_from(["set_state", "edit", "object"]), label="how")
+    try:
+        if how == "set_state":
+            match.set_state(mutate(match.state.to_dict(), data))
+        elif how == "edit":
+            base = match.state.to_dict()
+            changes = mutate({k: base[k] for k in data.draw(
+                st.lists(st.sampled_from(sorted(base)), min_size=1, max_size=3, unique=True))},
+                data)
+            if isinstance(changes, dict) and all(isinstance(k, str) for k in changes):
+                match.edit(**changes)
+            else:
+                match.set_state(changes)
+        else:
+            state = match.state
+            field = data.draw(st.sampled_from(state._fields[1:]), label="field")
+            value = getattr(state, field)
+            new = data.draw(SCALARS | st.just(value) | st.tuples(SCALARS, SCALARS)
+                            | st.builds(tuple, st.lists(st.integers(-2, 70), max_size=14)))
+            match.set_state(state._replace(**{field: new}))
+    except InvalidState:
+        assert match.to_json() == before
+        return
+    assert_sound(match)
+    assert Match.from_json(match.to_json()).state == match.state
+
+
+@pytest.mark.parametrize("game, players, options", GAMES, ids=GAME_IDS)
+@FUZZ
+@given(data=st.data())
+def test_random_actions_are_played_legally_or_refused_cleanly(game, players, options, data):
+    match = played_match(game, players, options, data.draw(st.integers(0, 20)),
+                         data.draw(st.integers(0, 40)), edit=False)
+    legal = match.legal_actions()
+    before = match.to_json()
+    if legal and data.draw(st.booleans(), label="near a legal one"):
+        action = mutate(data.draw(st.sampled_from(legal)).to_dict(), data, times=2)
+    else:
+        action = data.draw(VALUES | st.dictionaries(st.sampled_from(
+            ["type", "balloon", "truck", "tile"]), VALUES | st.sampled_from(
+            ["unpack", "inflate", "camp", "raid", "pass", "wind", "end_turn"])))
+    if data.draw(st.booleans(), label="as an Action") and isinstance(action, dict) and isinstance(
+            action.get("type"), str):
+        action = Action(action["type"], **{str(k): v for k, v in action.items() if k != "type"})
+    try:
+        played = match.play(action)
+    except IllegalAction:
+        assert match.to_json() == before
+        return
+    assert played in legal
+    assert_sound(match)

@@ -1,0 +1,259 @@
+"""Issue 8: bad values of every kind are refused cleanly, and nothing the match hands out is shared."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import aloftnb
+from aloftnb import Action, IllegalAction, InvalidOptions, InvalidSave, InvalidState
+from aloftnb.core.options import is_whole_number, number_problem, whole_number_problem
+
+
+def alu():
+    return aloftnb.new_match("alu", players=2, seed=5)
+
+
+def balloons(**options):
+    return aloftnb.new_match("balloons", players=3, seed=7, **options)
+
+
+def unchanged(match):
+    """A snapshot to compare with after a refusal: the save text holds everything."""
+    return match.to_json()
+
+
+# -- one strict whole-number check (defect 2) -------------------------------------------------------
+@pytest.mark.parametrize("value, whole", [
+    (1, True), (0, True), (-3, True), (10**30, True),
+    (1.0, False), (-0.0, False), (True, False), (False, False), (np.int64(1), False),
+    (np.int32(0), False), ("1", False), (None, False), ([1], False),
+])
+def test_whole_numbers_are_plain_ints_only(value, whole):
+    assert is_whole_number(value) is whole
+    assert (whole_number_problem(value, -10**40, 10**40) is None) is whole
+
+
+def test_number_problem_refuses_nan_infinity_and_out_of_range():
+    assert number_problem(0.5, 0, 60, low_open=True) is None
+    for bad in (float("nan"), float("inf"), float("-inf"), 0, 61, True, "1", None):
+        assert number_problem(bad, 0, 60, low_open=True), bad
+
+
+@pytest.mark.parametrize("seat", [1.0, -0.0, True, np.int64(1)])
+def test_alu_refuses_a_current_player_of_the_wrong_type(seat):
+    match = alu()
+    before = unchanged(match)
+    with pytest.raises(InvalidState, match="'current_player' must be 0"):
+        match.edit(current_player=seat, turn=2)
+    assert match.to_json() == before
+
+
+@pytest.mark.parametrize("winner", [True, 1.0, np.int64(1)])
+def test_alu_refuses_winners_of_the_wrong_type(winner):
+    match = alu()
+    match.play({"type": "camp", "tile": "a1"})
+    match.play({"type": "camp", "tile": "b1"})
+    data = match.state.to_dict()
+    data.update(current_player=None, actions_left=0, result={"winners": [winner],
+                                                            "reason": "control"})
+    with pytest.raises(InvalidState, match="result winners must be"):
+        match.set_state(data)
+
+
+@pytest.mark.parametrize("seat", [1.0, True, np.int64(1)])
+def test_balloons_refuses_a_current_player_of_the_wrong_type(seat):
+    match = balloons()
+    before = unchanged(match)
+    with pytest.raises(InvalidState, match="'current_player' must be a seat"):
+        match.edit(current_player=seat)
+    assert match.to_json() == before
+
+
+@pytest.mark.parametrize("options", [{"columns": np.int64(12)}, {"columns": 12.0},
+                                     {"altitudes": True}])
+def test_options_refuse_numbers_that_are_not_plain_ints(options):
+    with pytest.raises(InvalidOptions, match="must be a whole number"):
+        balloons(**options)
+
+
+def test_players_must_be_a_plain_int():
+    for players in (3.0, np.int64(3), True):
+        with pytest.raises(InvalidOptions, match="players must be a whole number"):
+            aloftnb.new_match("balloons", players=players)
+
+
+def test_a_save_whose_edit_step_names_a_float_seat_is_refused():
+    match = alu()
+    match.edit(current_player=1, turn=2)
+    data = json.loads(match.to_json())
+    data["timeline"][0]["state"]["current_player"] = 1.0
+    with pytest.raises(InvalidSave, match="'current_player' must be 0"):
+        aloftnb.Match.from_json(json.dumps(data))
+
+
+def test_a_save_whose_action_step_names_a_float_seat_is_refused():
+    match = alu()
+    match.play({"type": "camp", "tile": "a1"})
+    data = json.loads(match.to_json())
+    data["timeline"][0]["seat"] = 0.0
+    with pytest.raises(InvalidSave, match="says seat 0.0 played"):
+        aloftnb.Match.from_json(json.dumps(data))
+
+
+# -- ALU: a finished state must agree with its position (defect 3) -------------------------------
+def finished(data, winners, reason):
+    data = dict(data, current_player=None, actions_left=0,
+                result={"winners": winners, "reason": reason})
+    data.pop("derived", None)
+    return data
+
+
+def test_alu_refuses_no_actions_while_a_player_can_still_act():
+    match = alu()
+    before = unchanged(match)
+    # The empty starting board, counted as a draw: but circle can still set up a camp.
+    with pytest.raises(InvalidState, match="but circle still has a legal action"):
+        match.set_state(finished(match.state.to_dict(), [0, 1], "no_actions"))
+    assert match.to_json() == before
+
+
+def test_alu_accepts_no_actions_when_nobody_can_act():
+    match = alu()
+    data = match.rules.position("""
+        C . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . S
+    """, circle={"construction": 0, "iron": 0}, square={"construction": 0, "iron": 0})
+    match.set_state(finished(data, [0, 1], "no_actions"))
+    assert match.is_over and match.winners() == [0, 1]
+
+
+def test_alu_refuses_elimination_by_a_winner_without_camps():
+    match = alu()
+    with pytest.raises(InvalidState, match="result 'eliminated' needs one winner with camps"):
+        match.set_state(finished(match.state.to_dict(), [0], "eliminated"))
+
+
+# -- TypeError is never what a user reads (defect 4) ---------------------------------------------
+def test_alu_board_tile_holding_a_list_is_invalid_state():
+    match = alu()
+    with pytest.raises(InvalidState, match="tile a1 holds \\['circle', 'raided'\\]"):
+        match.edit(board={"a1": ["circle", "raided"]})
+
+
+def test_an_option_holding_a_nested_list_is_invalid_options():
+    with pytest.raises(InvalidOptions, match="\\['RW'\\] is not in the catalogue"):
+        aloftnb.new_match("balloons", players=3, balloons=[["RW"]])
+
+
+@pytest.mark.parametrize("make", [alu, balloons])
+def test_state_dicts_with_non_string_keys_are_invalid_state(make):
+    match = make()
+    data = match.state.to_dict()
+    for key in (1, None, ("a", 1)):
+        with pytest.raises(InvalidState, match="unknown key"):
+            match.set_state({**data, key: "x", "zz": "y"})  # two unknown keys to sort
+
+
+@pytest.mark.parametrize("make, action", [
+    (balloons, Action("inflate", balloon=["RW"])),
+    (balloons, Action("unpack", balloon="RW", truck=np.int64(1))),
+    (alu, Action("camp", tile=["a1"])),
+    (alu, Action("camp", tile={"a": 1})),
+])
+def test_action_objects_built_in_python_are_checked_like_dicts(make, action):
+    match = make()
+    with pytest.raises(IllegalAction, match="must be a plain value"):
+        match.play(action)
+    assert match.position == 0
+
+
+# -- set_state(state object) refuses objects that contradict themselves (defect 5) ---------------
+def alu_midgame():
+    match = alu()
+    for action in ({"type": "camp", "tile": "a1"}, {"type": "camp", "tile": "b1"},
+                   {"type": "camp", "tile": "h5"}, {"type": "raid", "tile": "h4"}):
+        match.play(action)
+    return match
+
+
+@pytest.mark.parametrize("change", [
+    lambda s: s._replace(camps=(s.camps[0] | 1, s.camps[1] | 1)),  # both seats on a1
+    lambda s: s._replace(camps=(s.camps[0] | 1 << 45, s.camps[1])),  # a bit beyond the board
+    lambda s: s._replace(raided=s.raided | s.camps[0]),  # raided and a camp on one tile
+    lambda s: s._replace(control=(s.control[0] | 1 << 20, s.control[1])),  # control disagrees
+    lambda s: s._replace(turn=3.0),
+    lambda s: s._replace(player=True),
+], ids=["two-seats-one-tile", "beyond-the-board", "raided-camp", "control", "float-turn",
+        "bool-player"])
+def test_alu_state_objects_that_contradict_themselves_are_refused(change):
+    match = alu_midgame()
+    before = unchanged(match)
+    with pytest.raises(InvalidState):
+        match.set_state(change(match.state))
+    assert match.to_json() == before
+
+
+def test_balloons_state_object_whose_location_fields_disagree_is_refused():
+    match = balloons()
+    match.play({"type": "unpack", "balloon": "RW", "truck": 1})
+    state = match.state
+    before = unchanged(match)
+    rw = match.rules.index["RW"]
+    for broken in (
+        state._replace(load=(-1,) * len(state.load)),  # RW rides truck 1, truck 1 is empty
+        state._replace(where=tuple(5 if b == 0 else w for b, w in enumerate(state.where))),
+        state._replace(sky=(0, 1 << 3) + state.sky[2:]),  # sky shows a balloon nobody flies
+        state._replace(altitude=tuple(2 if b == rw else a for b, a in enumerate(state.altitude))),
+    ):
+        with pytest.raises(InvalidState, match="contradicts itself"):
+            match.set_state(broken)
+    assert match.to_json() == before
+
+
+def test_a_consistent_state_object_is_still_accepted():
+    match = alu_midgame()
+    state = match.state
+    other = alu()
+    other.set_state(state)
+    assert other.state == state
+
+
+# -- nothing the match hands out is shared (defect 6) ---------------------------------------------
+def test_history_edits_are_copies():
+    match = alu()
+    match.edit(current_player=1, turn=2)
+    match.history[0].edited["turn"] = 99
+    match.timeline[0].edited["board"]["a1"] = "circle"
+    assert match.history[0].edited["turn"] == 2
+    assert aloftnb.Match.from_json(match.to_json()).state == match.state
+
+
+def test_a_fork_does_not_share_history_with_its_parent():
+    match = alu()
+    match.edit(current_player=1, turn=2)
+    fork = match.fork()
+    fork.history[0].edited["turn"] = 99
+    assert match.history[0].edited["turn"] == 2
+    assert aloftnb.Match.from_json(match.to_json()).state == match.state
+
+
+def test_changing_the_options_handed_out_changes_nothing():
+    match = balloons()
+    save = match.to_json()
+    match.options["balloons"].remove("lion")
+    assert "lion" in match.options["balloons"]
+    assert match.to_json() == save
+    assert aloftnb.Match.from_json(save).state == match.state
+
+
+@pytest.mark.parametrize("seat", [1.0, np.int64(1)])
+def test_alu_region_report_takes_a_plain_int_seat(seat):
+    match = alu()
+    with pytest.raises(IllegalAction, match="seat must be 0 \\(circle\\) or 1"):
+        match.rules.region_report(match.state, seat)
