@@ -18,12 +18,8 @@ How the protocol maps (docs/adapters.md has the long form):
   chance stream draws there (probability 1).
 - Game type from the traits: chance none/explicit/sampled -> DETERMINISTIC / EXPLICIT_STOCHASTIC /
   SAMPLED_STOCHASTIC; information perfect/imperfect; rewards at the end only.
-- Returns. Competitive games: rank-based and zero-sum, in -1..1: a seat gains 1 for every rival
-  it beats and loses 1 for every rival that beats it, divided by the number of rivals. Winners
-  beat the others; among winners or among the rest the score decides in a scored game ("scores"
-  utility), and equal is a tie. Cooperative (and one-seat) games: identical returns, the shared
-  reward in 0..1 that aloftnb's MCTS uses (the game's `rewards` hook, else 1 for a win, 0 for a
-  loss).
+- Returns: `aloftnb.core.returns` (rank-based and zero-sum in competitive games, the shared
+  reward in cooperative ones).
 - Observation tensors and strings are `rules.observation` and `rules.observation_string` of the
   observing seat. The information state string is that seat's observation strings along the
   whole game with its own moves between them (perfect recall, built from views only).
@@ -46,8 +42,9 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "pip install 'aloftnb[openspiel]'") from exc
 
 from .core import registry
-from .core.bots import Bot, outcome_rewards
+from .core.bots import Bot
 from .core.chance import CHANCE, chance_rng
+from .core.returns import outcome_returns, return_bounds, shared_returns
 from .core.rules import Rules
 from .errors import AloftnbError, InvalidOptions
 
@@ -120,13 +117,9 @@ def parameters_of(rules: Rules, seed: int = 0) -> dict[str, Any]:
 
 
 # -- game types --------------------------------------------------------------------------------
-def _returns_kind(rules: Rules) -> str:
-    return "shared" if rules.traits.cooperative or rules.players == 1 else "rank"
-
-
 def game_type(cls: type[Rules], rules: Rules | None = None) -> pyspiel.GameType:
     traits = (rules or cls).traits
-    shared = traits.cooperative if rules is None else _returns_kind(rules) == "shared"
+    shared = traits.cooperative if rules is None else shared_returns(rules)
     return pyspiel.GameType(
         short_name=short_name(cls.name), long_name=f"aloftnb: {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -156,12 +149,13 @@ class AloftnbGame(pyspiel.Game):
             raise AloftnbError(f"{cls.name} declares no action and observation encoding, so it "
                                "cannot be an OpenSpiel game (see docs/adapters.md)")
         self.rules, self.seed = rules, seed
-        shared = _returns_kind(rules) == "shared"
+        shared = shared_returns(rules)
+        low, high = return_bounds(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=rules.num_distinct_actions(),
             max_chance_outcomes=rules.max_chance_outcomes(),
             num_players=rules.players,
-            min_utility=0.0 if shared else -1.0, max_utility=1.0,
+            min_utility=low, max_utility=high,
             utility_sum=None if shared else 0.0,
             max_game_length=rules.max_length())
         super().__init__(game_type(cls, rules), info, params)
@@ -299,28 +293,6 @@ class AloftnbState(pyspiel.State):
 
     def __str__(self) -> str:
         return json.dumps(self.rules.state_to_dict(self._node.state), sort_keys=True)
-
-
-def outcome_returns(rules: Rules, state: Any) -> list[float]:
-    """The returns of a finished game (see the module's docstring): rank-based or shared."""
-    n = rules.players
-    if _returns_kind(rules) == "shared":
-        rewards = outcome_rewards(rules, state)
-        return [float(rewards[seat]) for seat in range(n)]
-    result = rules.outcome(state)
-    winners = set(result.winners)
-    sign = 1.0 if rules.higher_score_wins else -1.0
-    scored = rules.traits.utility == "scores"
-
-    def key(seat: int) -> tuple:
-        return (seat in winners, sign * result.scores[seat] if scored else 0.0)
-
-    returns = []
-    for seat in range(n):
-        mine = key(seat)
-        balance = sum((mine > key(o)) - (mine < key(o)) for o in range(n) if o != seat)
-        returns.append(balance / (n - 1))
-    return returns
 
 
 class AloftnbObserver:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -24,6 +25,7 @@ import aloftnb
 import aloftnb.openspiel as aos
 from aloftnb.core.bots import make_bot
 from aloftnb.core.registry import register
+from aloftnb.core.returns import outcome_returns
 
 register(HarbourRules, hooks=HarbourHooks())  # after the adapter: registered later, still there
 
@@ -124,9 +126,15 @@ def test_the_same_seed_gives_the_same_game_as_a_match():
 def test_rank_returns_are_zero_sum_and_ties_share():
     rules = aloftnb.make_rules("alu", 2)
     draw = rules.initial_state(0)._replace(player=-1, winners=(0, 1), reason="no_actions")
-    assert aos.outcome_returns(rules, draw) == [0.0, 0.0]
+    assert outcome_returns(rules, draw) == [0.0, 0.0]
     won = draw._replace(winners=(1,))
-    assert aos.outcome_returns(rules, won) == [-1.0, 1.0]
+    assert outcome_returns(rules, won) == [-1.0, 1.0]
+    # Three seats with scores: the winner beats both; the other two rank by score, or tie.
+    scored = SimpleNamespace(players=3, higher_score_wins=True,
+                             traits=aloftnb.Traits(player_counts=(3,)))
+    scored.outcome = lambda state: aloftnb.Outcome((0,), state)
+    assert outcome_returns(scored, {0: 9, 1: 4, 2: 6}) == [1.0, -1.0, 0.0]
+    assert outcome_returns(scored, {0: 9, 1: 5, 2: 5}) == [1.0, -0.5, -0.5]
 
 
 def test_observations_and_information_states_are_the_seats_own():

@@ -287,8 +287,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # -- encodings (optional: what the OpenSpiel and PettingZoo adapters need) ----------------
     # Decisions are numbered 0..num_distinct_actions()-1 and chance outcomes, separately,
     # 0..max_chance_outcomes()-1 (OpenSpiel's two action spaces). An observation is a flat list
-    # of numbers of `observation_shape()`, built from `view(state, seat)` only, so it can never
-    # show what the seat cannot see. A game declares all of these or none (`has_encoding`).
+    # of numbers in 0..1 of `observation_shape()`, built from `view(state, seat)` only, so it can
+    # never show what the seat cannot see. A game declares all of these or none (`has_encoding`).
     @property
     def has_encoding(self) -> bool:
         return type(self).num_distinct_actions is not Rules.num_distinct_actions
@@ -321,7 +321,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
         raise NotImplementedError(f"{self.name} declares no observation encoding")
 
     def observation(self, state: StateT, seat: int) -> list[float]:
-        """`seat`'s observation, flattened: numbers read from `view(state, seat)` only."""
+        """`seat`'s observation, flattened: numbers in 0..1 read from `view(state, seat)` only."""
         raise NotImplementedError(f"{self.name} declares no observation encoding")
 
     def observation_string(self, state: StateT, seat: int) -> str:

@@ -56,9 +56,9 @@ def observation(rules: AluRules, view: dict[str, Any], seat: int) -> list[float]
     for name in SEAT_NAMES:
         held = set(control[name])
         out.extend(1.0 if tile in held else 0.0 for tile in tiles)
-    # Counters scaled by what the game starts with, so every entry stays near 0..1.
+    # Counters scaled into 0..1: food comes from raids, and each raid spends a construction.
     scale = {"construction": max(1, rules.start_construction), "iron": max(1, rules.start_iron),
-             "food": max(1, rules.raiding_pieces)}
+             "food": max(1, rules.start_construction)}
     for name in SEAT_NAMES:
         counters = view["players"][name]
         out.extend(counters[resource][part] / scale[resource] for resource, part in RESOURCES)
