@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import IllegalAction
-from .rules import END_TURN, SEAT_NAMES, TILE_ACTIONS, TILE_CONTENTS, AluAction, AluRules
+from .rules import SEAT_NAMES, TILE_ACTIONS, TILE_CONTENTS, AluAction, AluRules
 
 RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", "available"),
              ("iron", "spent"), ("food", "available"), ("food", "not_usable_yet"),
@@ -25,9 +25,15 @@ def num_distinct_actions(rules: AluRules) -> int:
 
 
 def action_to_index(rules: AluRules, action: Any) -> int:
-    if action.type == END_TURN:
-        return len(TILE_ACTIONS) * rules.tile_count
-    return TILE_ACTIONS.index(action.type) * rules.tile_count + rules.index[action.tile]
+    # A table built once per rules object: adapters call this for every legal action.
+    table = rules.__dict__.get("_action_indices")
+    if table is None:
+        table = rules._action_indices = {action_from_index(rules, i): i
+                                         for i in range(num_distinct_actions(rules))}
+    try:
+        return table[action]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"{action!r} is not an action of this ALU game") from None
 
 
 def action_from_index(rules: AluRules, index: int) -> AluAction:

@@ -30,16 +30,15 @@ def num_distinct_actions(rules: BalloonsRules) -> int:
 
 
 def action_to_index(rules: BalloonsRules, action: Any) -> int:
-    n, t = len(rules.ids), rules.truck_count
-    kind = action.type
-    if kind == "pass":
-        return n * t + 3 * n
-    if kind == "wind":
-        return n * t + 3 * n + (1 if action.truck == "launch" else 2)
-    b = rules.index[action.balloon]
-    if kind == "unpack":
-        return b * t + action.truck
-    return n * t + ("inflate", "launch", "ascend").index(kind) * n + b
+    # A table built once per rules object: adapters call this for every legal action.
+    table = rules.__dict__.get("_action_indices")
+    if table is None:
+        table = rules._action_indices = {action_from_index(rules, i): i
+                                         for i in range(num_distinct_actions(rules))}
+    try:
+        return table[action]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"{action!r} is not an action of this balloons game") from None
 
 
 def action_from_index(rules: BalloonsRules, index: int) -> BalloonAction:
