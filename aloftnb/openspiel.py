@@ -15,9 +15,9 @@ How the protocol maps (docs/adapters.md has the long form):
 - Decisions are the game's action indices (`rules.action_to_index`); chance steps are chance
   nodes whose outcomes are `rules.chance_to_index` with the same probabilities. A game with
   sampled chance has no outcome list: each chance node offers the one outcome that the game's
-  chance stream draws there (probability 1).
-- Game type from the traits: chance none/explicit/sampled -> DETERMINISTIC / EXPLICIT_STOCHASTIC /
-  SAMPLED_STOCHASTIC; information perfect/imperfect; rewards at the end only.
+  chance stream (`chance_rng(seed, step)`) draws there, with probability 1.
+- Game type from the traits: chance none -> DETERMINISTIC, explicit and sampled ->
+  EXPLICIT_STOCHASTIC; information perfect/imperfect; rewards at the end only.
 - Returns: `aloftnb.core.returns` (rank-based and zero-sum in competitive games, the shared
   reward in cooperative ones).
 - Observation tensors and strings are `rules.observation` and `rules.observation_string` of the
@@ -49,9 +49,12 @@ from .core.rules import Rules
 from .errors import AloftnbError, InvalidOptions
 
 PREFIX = "aloftnb_"
+# OpenSpiel's sampled-stochastic games keep a random generator whose state a Python game cannot
+# hand over (random_sim_test and serialization need it), so sampled chance is presented as
+# explicit chance nodes that offer the one outcome the game's chance stream draws there.
 _CHANCE_MODES = {"none": pyspiel.GameType.ChanceMode.DETERMINISTIC,
                  "explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-                 "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC}
+                 "sampled": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC}
 _INFORMATION = {"perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
                 "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -29,6 +30,16 @@ from aloftnb.core.returns import outcome_returns
 
 register(HarbourRules, hooks=HarbourHooks())  # after the adapter: registered later, still there
 
+
+class SampledHarbour(HarbourRules):
+    """Storm harbour whose storm is drawn (sampled chance) instead of listed."""
+
+    name = "harbour-sampled"
+    traits = replace(HarbourRules.traits, chance="sampled")
+
+
+register(SampledHarbour)
+
 GAMES = [
     "aloftnb_balloons",
     "aloftnb_balloons(players=3,edition=choice)",
@@ -40,6 +51,7 @@ GAMES = [
     "aloftnb_alu(columns=4,rows=3,construction=8,iron=3)",
     "aloftnb_harbour(players=1)",
     "aloftnb_harbour(players=3,rounds=6)",
+    "aloftnb_harbour_sampled(players=2,seed=3)",
 ]
 
 
@@ -104,6 +116,19 @@ def test_chance_nodes_carry_the_games_probabilities():
     assert state.chance_outcomes() == expected == [(i, 1 / 6) for i in range(6)]
     state.apply_action(4)  # the storm rolls 5 against 3 sandbags: a breach
     assert state.aloftnb_state.breaches == 1 and state.aloftnb_state.last_roll == 5
+
+
+def test_sampled_chance_offers_the_outcome_the_chance_stream_draws():
+    game = pyspiel.load_game("aloftnb_harbour_sampled(players=2,seed=8)")
+    match = aloftnb.new_match("harbour-sampled", players=2, seed=8)
+    state = game.new_initial_state()
+    for bags in (1, 2):
+        state.apply_action(bags)
+        match.play({"type": "commit", "bags": bags})  # the match draws the storm by itself
+    [(index, probability)] = state.chance_outcomes()
+    assert probability == 1.0
+    state.apply_action(index)
+    assert state.aloftnb_state == match.state
 
 
 def test_the_same_seed_gives_the_same_game_as_a_match():
