@@ -102,7 +102,8 @@ def options_from_parameters(cls: type[Rules], params: dict[str, Any]) -> tuple[i
         if name not in params:
             continue
         value = params[name]
-        if option.default is None and value in (0, ""):
+        if option.default is None and (value == "" or (value == 0
+                                                      and not isinstance(value, bool))):
             continue  # the game's own default
         resolved = option.default if option.default is not None else sample.options[name]
         if isinstance(value, str) and isinstance(resolved, (list, tuple)):
@@ -211,10 +212,12 @@ class _Node:
                 node = node.parent
             text = node.infos[player] if node is not None else ""
             for step in reversed(chain):
-                move = f"\n> {step.action}" if step.mover == player else "\n>"
+                seen = step.rules.observation_string(step.state, player)
                 if step.parent is None:
-                    move = ""
-                text += move + "\n" + step.rules.observation_string(step.state, player)
+                    text = seen
+                else:  # a step: this seat's own move, or only that something happened
+                    move = f"> {step.action}" if step.mover == player else ">"
+                    text = f"{text}\n{move}\n{seen}"
                 step.infos[player] = text
         return text
 
