@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import weakref
 from typing import Any
 
 try:
@@ -229,6 +230,9 @@ def _rebuild(rules, steps):
     return node
 
 
+_INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class AloftnbState(pyspiel.State):
     def __init__(self, game: AloftnbGame) -> None:
         super().__init__(game)
@@ -254,7 +258,14 @@ class AloftnbState(pyspiel.State):
         rules, state = self.rules, self._node.state
         if rules.current_player(state) != player:
             return []
-        return sorted(rules.action_to_index(a) for a in rules.legal_actions(state))
+        indices = _INDICES.setdefault(rules, {})  # action -> index, asked at every step
+        legal = []
+        for action in rules.legal_actions(state):
+            index = indices.get(action)
+            if index is None:
+                index = indices[action] = rules.action_to_index(action)
+            legal.append(index)
+        return sorted(legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rules, state = self.rules, self._node.state

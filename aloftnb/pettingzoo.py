@@ -89,6 +89,7 @@ class AloftnbEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (count,), np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._seeds = random.Random()
+        self._indices: dict[Any, int] = {}  # action -> index, looked up at every step
         self.game_seed = 0
         self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
 
@@ -159,7 +160,7 @@ class AloftnbEnv(AECEnv):
                                 f"not {action!r}")
         index = int(action)
         for move in rules.legal_actions(self.game_state):
-            if rules.action_to_index(move) == index:
+            if self._index_of(move) == index:
                 return move
         if not 0 <= index < rules.num_distinct_actions():
             raise IllegalAction(f"action {index} is outside 0..{rules.num_distinct_actions() - 1}")
@@ -172,9 +173,15 @@ class AloftnbEnv(AECEnv):
         mask = np.zeros(rules.num_distinct_actions(), np.int8)
         if agent == self.agent_selection and not rules.is_over(self.game_state):
             for move in rules.legal_actions(self.game_state):
-                mask[rules.action_to_index(move)] = 1
+                mask[self._index_of(move)] = 1
         return {"observation": observation.reshape(rules.observation_shape()),
                 "action_mask": mask}
+
+    def _index_of(self, move: Any) -> int:
+        index = self._indices.get(move)
+        if index is None:
+            index = self._indices[move] = self.rules.action_to_index(move)
+        return index
 
     # -- rendering -----------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -76,19 +76,20 @@ def observation(rules: BalloonsRules, view: dict[str, Any], seat: int) -> list[f
     """The view as numbers, in the order of `_sizes`: one-hot blocks, then two scalars."""
     n, t, p = len(rules.ids), rules.truck_count, rules.players
     places, top = rules.columns + 1, rules.altitudes
-    out: list[float] = []
+    out = [0.0] * observation_shape(rules)[0]
+    at = 0  # where the next block starts; a block of `size` has a 1 at `at + hot`, if any
 
     def one_hot(size: int, hot: int | None) -> None:
-        block = [0.0] * size
+        nonlocal at
         if hot is not None:
-            block[hot] = 1.0
-        out.extend(block)
+            out[at + hot] = 1.0
+        at += size
 
     row = {bid: i for i, bid in enumerate(view["row"])}
+    statuses = {name: i for i, name in enumerate(STATUS_NAMES)}
     for bid in rules.ids:
         entry = view["balloons"][bid]
-        status = STATUS_NAMES.index(entry["status"])
-        one_hot(len(STATUS_NAMES), status)
+        one_hot(len(STATUS_NAMES), statuses[entry["status"]])
         truck = entry.get("truck")
         one_hot(t, truck)
         column = entry["column"] if "column" in entry else (
@@ -104,8 +105,8 @@ def observation(rules: BalloonsRules, view: dict[str, Any], seat: int) -> list[f
     one_hot(len(STEPS), STEPS.index(view["step"]))
     one_hot(p, view["current_player"])
     one_hot(p, seat)
-    out.append(min(1.0, view["turn"] / rules.max_length()))
-    out.append(1.0 if view["lead_passed"] else 0.0)
+    out[at] = min(1.0, view["turn"] / rules.max_length())
+    out[at + 1] = 1.0 if view["lead_passed"] else 0.0
     return out
 
 
