@@ -10,6 +10,7 @@ ALU has no chance and hides nothing, but the observation is still read from the 
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ...errors import IllegalAction
@@ -20,16 +21,19 @@ RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", 
              ("food", "spent"))
 
 
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
+
+
 def num_distinct_actions(rules: AluRules) -> int:
     return len(TILE_ACTIONS) * rules.tile_count + 1
 
 
 def action_to_index(rules: AluRules, action: Any) -> int:
     # A table built once per rules object: adapters call this for every legal action.
-    table = rules.__dict__.get("_action_indices")
+    table = _TABLES.get(rules)
     if table is None:
-        table = rules._action_indices = {action_from_index(rules, i): i
-                                         for i in range(num_distinct_actions(rules))}
+        table = _TABLES[rules] = {action_from_index(rules, i): i
+                                  for i in range(num_distinct_actions(rules))}
     try:
         return table[action]
     except (KeyError, TypeError):

@@ -16,12 +16,16 @@ other seats' colour cards show only once the game is over and the view reveals t
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ...errors import IllegalAction
 from .rules import COLOURS, STATUS_NAMES, BalloonAction, BalloonsRules
 
 STEPS = ("advance", "wind", "over")
+
+
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
 
 
 def num_distinct_actions(rules: BalloonsRules) -> int:
@@ -31,10 +35,10 @@ def num_distinct_actions(rules: BalloonsRules) -> int:
 
 def action_to_index(rules: BalloonsRules, action: Any) -> int:
     # A table built once per rules object: adapters call this for every legal action.
-    table = rules.__dict__.get("_action_indices")
+    table = _TABLES.get(rules)
     if table is None:
-        table = rules._action_indices = {action_from_index(rules, i): i
-                                         for i in range(num_distinct_actions(rules))}
+        table = _TABLES[rules] = {action_from_index(rules, i): i
+                                  for i in range(num_distinct_actions(rules))}
     try:
         return table[action]
     except (KeyError, TypeError):
