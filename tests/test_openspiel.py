@@ -162,6 +162,23 @@ def test_rank_returns_are_zero_sum_and_ties_share():
     assert outcome_returns(scored, {0: 9, 1: 5, 2: 5}) == [1.0, -0.5, -0.5]
 
 
+def test_cooperative_returns_are_the_shared_reward():
+    game = pyspiel.load_game("aloftnb_balloons(players=3,mode=cooperative,seed=2)")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    rules = game.rules
+    score = rules.scores(state.aloftnb_state)[0]  # shared, lower is better
+    shared = 1.0 - score / (rules.columns + 3 * len(rules.ids))  # balloons' rewards hook
+    assert state.returns() == [pytest.approx(shared)] * 3
+    harbour = pyspiel.load_game("aloftnb_harbour(players=2)")
+    lost = harbour.new_initial_state()
+    for action in (0, 0, 5, 0, 0, 5):  # no sandbags against two sixes: two breaches
+        lost.apply_action(action)
+    assert lost.is_terminal() and lost.returns() == [0.0, 0.0]
+
+
 def test_observations_and_information_states_are_the_seats_own():
     game = pyspiel.load_game("aloftnb_harbour(players=2)")
     state = game.new_initial_state()
