@@ -344,9 +344,14 @@ def register_game(name: str) -> None:
 
 
 def _register_quietly(name: str) -> None:
+    """Register a game that declares an encoding; skip the others (and games that cannot be set
+    up with their default options)."""
     try:
+        cls = registry.rules_class(name)
+        if cls.num_distinct_actions is Rules.num_distinct_actions:
+            return
         register_game(name)
-    except (AloftnbError, ImportError):  # a game that cannot be set up with its defaults
+    except (AloftnbError, ImportError):
         pass
 
 

@@ -25,7 +25,7 @@ from open_spiel.python.tests import games_sim_test
 import aloftnb
 import aloftnb.openspiel as aos
 from aloftnb.core.bots import make_bot
-from aloftnb.core.registry import register
+from aloftnb.core.registry import register, rules_class
 from aloftnb.core.returns import outcome_returns
 
 register(HarbourRules, hooks=HarbourHooks())  # after the adapter: registered later, still there
@@ -71,8 +71,25 @@ def test_the_checks_of_openspiels_games_sim_test(name):
 def test_every_registered_game_is_an_openspiel_game():
     registered = {g.short_name for g in pyspiel.registered_games()}
     for entry in aloftnb.games():
-        assert aos.short_name(entry["name"]) in registered
+        cls = rules_class(entry["name"])
+        if cls.num_distinct_actions is not aloftnb.Rules.num_distinct_actions:
+            assert aos.short_name(entry["name"]) in registered
     assert "aloftnb_harbour" in registered  # registered after aloftnb.openspiel was imported
+
+
+class UnencodedHarbour(HarbourRules):
+    """Storm harbour without its encoding, like a game written in a notebook without one."""
+
+    name = "harbour-unencoded"
+    num_distinct_actions = aloftnb.Rules.num_distinct_actions
+
+
+def test_games_without_an_encoding_are_left_out_with_a_reason():
+    register(UnencodedHarbour)
+    assert "aloftnb_harbour_unencoded" not in {g.short_name for g in pyspiel.registered_games()}
+    aos.register_game("harbour-unencoded")  # asked for explicitly: loading it says why not
+    with pytest.raises(aloftnb.AloftnbError, match="declares no action and observation encoding"):
+        pyspiel.load_game("aloftnb_harbour_unencoded")
 
 
 def test_game_types_follow_the_traits():

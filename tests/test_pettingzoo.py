@@ -174,6 +174,16 @@ def test_players_default_to_the_fewest_the_options_allow():
         env("balloons", 3, mode="solo")
 
 
+def test_a_game_without_an_encoding_is_refused_with_a_reason():
+    class UnencodedHarbour(HarbourRules):
+        name = "harbour-unencoded-zoo"
+        num_distinct_actions = aloftnb.Rules.num_distinct_actions
+
+    register(UnencodedHarbour)
+    with pytest.raises(aloftnb.AloftnbError, match="declares no action and observation encoding"):
+        env("harbour-unencoded-zoo", 2)
+
+
 def test_a_missing_pettingzoo_names_the_extra_to_install(monkeypatch):
     import builtins
     import importlib
