@@ -1,7 +1,8 @@
 """Every aloftnb game as an OpenSpiel game (the optional extra: pip install "aloftnb[openspiel]").
 
-Importing this module registers each aloftnb game, and every game registered later, with
-pyspiel as `aloftnb_<name>` (a "-" in a name becomes "_"):
+Importing this module registers each aloftnb game that declares an action and observation
+encoding, and every such game registered later, with pyspiel as `aloftnb_<name>` (a "-" in a
+name becomes "_"):
 
     import aloftnb.openspiel, pyspiel
     game = pyspiel.load_game("aloftnb_balloons(players=3,edition=choice)")
