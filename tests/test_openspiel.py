@@ -52,6 +52,10 @@ GAMES = [
     "aloftnb_harbour(players=1)",
     "aloftnb_harbour(players=3,rounds=6)",
     "aloftnb_harbour_sampled(players=2,seed=3)",
+    # edge set-ups: the smallest sky, the smallest island, a wide sky with few trucks
+    "aloftnb_balloons(players=2,edition=choice,columns=3,altitudes=1,trucks=2)",
+    "aloftnb_alu(columns=2,rows=2,construction=1,iron=0,camps=2,raiding_pieces=1)",
+    "aloftnb_balloons(players=5,mode=cooperative,columns=20,altitudes=6,trucks=3)",
 ]
 
 
