@@ -65,7 +65,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
-        info = {
+        info: dict[str, Any] = {
             "name": cls.name,
             "title": cls.title,
             "summary": cls.summary,

@@ -98,6 +98,7 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
             error = f"the game did not end within {spec.max_steps} steps"
             break
         seat = player_of(state)
+        assert seat is not None  # the game is not over
         if seat == CHANCE:
             try:
                 state = apply(state, sample_chance(state, chance_rng(seed, steps)))
