@@ -126,6 +126,82 @@ def bench_fast_path(seconds: float) -> None:
           rate >= 1000, players=3, games=games, actions_per_s=round(steps / elapsed))
 
 
+ADAPTER_GAMES = (("balloons", 3), ("alu", 2))
+
+
+def bench_adapters(seconds: float) -> None:
+    """Random play of each game through the fast path, the OpenSpiel adapter (legal_actions and
+    apply_action on a pyspiel state) and the PettingZoo adapter (an agent_iter loop: each step
+    builds the observation and the action mask), in actions per second."""
+    from .core.registry import make_rules
+
+    for game, players in ADAPTER_GAMES:
+        rules = make_rules(game, players)
+        rng = random.Random(0)
+
+        def native(i: int, rules=rules, rng=rng) -> int:
+            state, steps = rules.initial_state(i), 0
+            while not rules.is_over(state):
+                actions = rules.legal_actions(state)
+                state = rules.apply(state, actions[int(rng.random() * len(actions))])
+                steps += 1
+            return steps
+
+        games, steps, elapsed = _timed_loop(native, seconds)
+        _line(f"{game}_random_actions_per_s_fast_path", steps / elapsed, "actions/s",
+              players=players, games=games)
+        for adapter, bench in (("openspiel", _bench_openspiel_adapter),
+                               ("pettingzoo", _bench_pettingzoo_adapter)):
+            measure = f"{game}_random_actions_per_s_{adapter}"
+            try:
+                play = bench(game, players, rng)
+            except ImportError as exc:
+                print(json.dumps({"measure": measure, "value": None,
+                                  "skipped": f"{exc}"}), flush=True)
+                continue
+            games, steps, elapsed = _timed_loop(play, seconds)
+            _line(measure, steps / elapsed, "actions/s", players=players, games=games)
+
+
+def _bench_openspiel_adapter(game: str, players: int, rng: random.Random) -> Callable:
+    from .openspiel import load_game
+
+    spiel_game = load_game(game, players=players)  # one set-up (seed 0); the play varies
+
+    def play(i: int) -> int:
+        state, steps = spiel_game.new_initial_state(), 0
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            steps += 1
+        return steps
+
+    return play
+
+
+def _bench_pettingzoo_adapter(game: str, players: int, rng: random.Random) -> Callable:
+    import numpy as np
+
+    from .pettingzoo import env
+
+    zoo = env(game, players)
+
+    def play(i: int) -> int:
+        zoo.reset(seed=i)
+        steps = 0
+        for _ in zoo.agent_iter():
+            observation, _, termination, truncation, _ = zoo.last()
+            if termination or truncation:
+                zoo.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            zoo.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+        return steps
+
+    return play
+
+
 def bench_match(seconds: float) -> None:
     from .core.match import new_match
 
@@ -210,6 +286,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(json.dumps({"measure": "machine", "python": platform.python_version(),
                       "cpus": os.cpu_count(), "quick": quick}), flush=True)
     bench_fast_path(0.3 if quick else 3.0)
+    bench_adapters(0.3 if quick else 3.0)
     bench_match(0.3 if quick else 3.0)
     bench_simulate(300 if quick else 10_000)
     bench_mcts(2 if quick else 10, 100 if quick else 1000)

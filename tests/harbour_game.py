@@ -121,6 +121,48 @@ class HarbourRules(aloftnb.Rules[HarbourState, aloftnb.Action]):
             raise IllegalAction(f"a {action.type} action takes {field}={values[0]}..{values[-1]}")
         return action
 
+    # -- encodings: 3 commitments, 6 storm rolls; observations read from the view --------------
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def action_to_index(self, action: aloftnb.Action) -> int:
+        return action.bags
+
+    def action_from_index(self, index: int) -> aloftnb.Action:
+        return self._commits[index]
+
+    def max_chance_outcomes(self) -> int:
+        return 6
+
+    def chance_to_index(self, outcome: aloftnb.Action) -> int:
+        return outcome.roll - 1
+
+    def chance_from_index(self, index: int) -> aloftnb.Action:
+        return self._storms[index]
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.players * 5 + self.players + 2 + 3,)
+
+    def observation(self, s: HarbourState, seat: int) -> list[float]:
+        view = self.view(s, seat)
+        out: list[float] = []
+        for p in range(self.players):  # supply, then committed: not yet / hidden / 0, 1, 2 bags
+            c = view["committed"][p]
+            out += [view["supply"][p] / SUPPLY, float(c == -1), float(c == "hidden")]
+            out += [float(c == n) for n in (1, 2)]  # 0 bags is "committed and neither"
+        out += [float(view["to_act"] == p) for p in range(self.players)]
+        out += [float(view["to_act"] == CHANCE), float(view["to_act"] == OVER)]
+        out += [view["round"] / (self.rounds + 1), view["breaches"] / BREACHES_TO_LOSE,
+                view["last_roll"] / 6]
+        return out
+
+    def observation_string(self, s: HarbourState, seat: int) -> str:
+        view = self.view(s, seat)
+        committed = ", ".join("-" if c == -1 else str(c) for c in view["committed"])
+        return (f"round {view['round']}, to act {view['to_act']}, supply {view['supply']}, "
+                f"committed [{committed}], breaches {view['breaches']}, "
+                f"last roll {view['last_roll']}")
+
     # -- dict form, views, determinization -----------------------------------------------------
     def state_to_dict(self, s: HarbourState) -> dict[str, Any]:
         return {"round": s.round, "to_act": s.to_act, "supply": list(s.supply),

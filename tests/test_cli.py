@@ -63,6 +63,9 @@ def test_bench_prints_one_json_line_per_measure():
     assert measures[0] == "machine"
     assert "balloons_random_games_per_s_fast_path" in measures
     assert "balloons_random_games_per_s_match" in measures
+    for game in ("balloons", "alu"):  # each adapter next to the fast path
+        for path in ("fast_path", "openspiel", "pettingzoo"):
+            assert f"{game}_random_actions_per_s_{path}" in measures
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
     assert any(m.startswith("balloons_mcts_") for m in measures)
     assert measures[-1] == "openspiel_connect_four_random_actions_per_s"

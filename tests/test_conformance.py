@@ -296,3 +296,78 @@ def test_simulate_reports_the_outcome_and_chance_steps(played):
         replay = aloftnb.results_match(results, i)
         assert replay.is_over
         assert " ".join(map(str, replay.winners())) == results["winners"][i]
+
+
+# -- action and observation encodings (the adapters' part of the contract) ------------------------
+def encoded_rules(played):
+    rules = played[0].rules
+    if not rules.has_encoding:
+        pytest.skip(f"{rules.name} declares no action or observation encoding")
+    return rules
+
+
+def test_the_action_enumeration_round_trips(played):
+    rules = encoded_rules(played)
+    count = rules.num_distinct_actions()
+    assert isinstance(count, int) and count > 0
+    for index in range(count):
+        assert rules.action_to_index(rules.action_from_index(index)) == index
+    for index in range(rules.max_chance_outcomes()):
+        assert rules.chance_to_index(rules.chance_from_index(index)) == index
+    if rules.traits.chance == "none":
+        assert rules.max_chance_outcomes() == 0
+
+
+def test_legal_actions_map_to_distinct_indices_in_range(played):
+    rules = encoded_rules(played)
+    rng = random.Random(4)
+    for match in played:
+        for state in states_of(match):
+            if rules.is_chance(state):
+                outcomes = (rules.legal_actions(state) if rules.traits.chance == "explicit"
+                            else [rules.sample_chance(state, rng) for _ in range(3)])
+                indices = [rules.chance_to_index(o) for o in outcomes]
+                assert all(0 <= i < rules.max_chance_outcomes() for i in indices)
+                assert [rules.chance_from_index(i) for i in indices] == outcomes
+                continue
+            legal = rules.legal_actions(state)
+            indices = [rules.action_to_index(a) for a in legal]
+            assert len(set(indices)) == len(indices)
+            assert all(isinstance(i, int) and 0 <= i < rules.num_distinct_actions()
+                       for i in indices)
+            assert [rules.action_from_index(i) for i in indices] == legal
+
+
+def test_observations_keep_one_shape_through_a_game(played):
+    rules = encoded_rules(played)
+    shape = rules.observation_shape()
+    size = math.prod(shape)
+    assert size > 0
+    for match in played:
+        for state in states_of(match):
+            for seat in range(rules.players):
+                numbers = rules.observation(state, seat)
+                assert len(numbers) == size
+                assert all(isinstance(x, float) and 0.0 <= x <= 1.0 for x in numbers)
+                text = rules.observation_string(state, seat)
+                assert isinstance(text, str) and text
+
+
+def test_observations_show_nothing_the_seat_cannot_see(played):
+    """Two states that differ only in what a seat cannot see give that seat the same observation.
+
+    The second state is `determinize`'s resampling of what the seat cannot see; for games with
+    hidden information the check must meet states that really differ."""
+    rules = encoded_rules(played)
+    rng = random.Random(6)
+    differing = 0
+    for match in played:
+        for state in states_of(match):
+            for seat in range(rules.players):
+                world = rules.determinize(state, seat, rng)
+                differing += world != state
+                assert rules.observation(world, seat) == rules.observation(state, seat)
+                assert rules.observation_string(world, seat) == rules.observation_string(state,
+                                                                                         seat)
+    if rules.traits.information == "imperfect" and rules.players > 1:
+        assert differing, "no determinized state differed from the real one"

@@ -376,6 +376,14 @@ def make_bot(spec: str | Bot, **kwargs: Any) -> Bot:
         return spec
     if not isinstance(spec, str):
         raise AloftnbError(f"a bot is a name like 'random' or a Bot, not {_short_repr(spec)}")
+    if spec.strip().startswith("openspiel-"):  # the OpenSpiel extra, imported only when asked for
+        from .. import openspiel
+
+        name, *parts = spec.strip().split(":")
+        if name not in openspiel.BOTS:
+            raise AloftnbError(f"no bot called {name!r} (OpenSpiel bots: "
+                               f"{', '.join(sorted(openspiel.BOTS))})")
+        return openspiel.make_bot(name, parts)
     name, parsed = _parse_spec(spec)
     if name not in BOTS:
         known = ", ".join(sorted(BOTS))

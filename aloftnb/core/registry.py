@@ -33,6 +33,7 @@ class GameEntry:
 
 _GAMES: dict[str, GameEntry] = {}
 _LOADED: dict[tuple[str, str], Any] = {}
+_ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
 
 
 def _load(entry: GameEntry, part: str) -> Any:
@@ -69,6 +70,20 @@ def register(rules: Any, target: Any = None, *, name: str | None = None, board: 
     if not isinstance(name, str) or not name:
         raise TypeError("a game needs a name: give the rules class a `name` or pass name=...")
     _GAMES[name] = GameEntry(name, rules, board, hooks)
+    for callback in _ON_REGISTER:
+        callback(name)
+
+
+def on_register(callback: Any) -> None:
+    """Call `callback(name)` for every game registered from now on (the OpenSpiel adapter uses it
+    so that games registered after it was imported become OpenSpiel games too)."""
+    if callback not in _ON_REGISTER:
+        _ON_REGISTER.append(callback)
+
+
+def game_names() -> list[str]:
+    """The names of the registered games, sorted."""
+    return sorted(_GAMES)
 
 
 def _entry(game: str) -> GameEntry:

@@ -299,6 +299,50 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """A readable sentence for `action` played in `state` (used by logs)."""
         return str(action)
 
+    # -- encodings (optional: what the OpenSpiel and PettingZoo adapters need) ----------------
+    # Decisions are numbered 0..num_distinct_actions()-1 and chance outcomes, separately,
+    # 0..max_chance_outcomes()-1 (OpenSpiel's two action spaces). An observation is a flat list
+    # of numbers in 0..1 of `observation_shape()`, built from `view(state, seat)` only, so it can
+    # never show what the seat cannot see. A game declares all of these or none (`has_encoding`).
+    @property
+    def has_encoding(self) -> bool:
+        return type(self).num_distinct_actions is not Rules.num_distinct_actions
+
+    def num_distinct_actions(self) -> int:
+        """How many decisions the game's fixed enumeration has (legal or not)."""
+        raise NotImplementedError(f"{self.name} declares no action encoding")
+
+    def action_to_index(self, action: Action) -> int:
+        """The index of a decision, 0..num_distinct_actions()-1."""
+        raise NotImplementedError(f"{self.name} declares no action encoding")
+
+    def action_from_index(self, index: int) -> ActionT:
+        """The decision with that index (legal or not in any given state)."""
+        raise NotImplementedError(f"{self.name} declares no action encoding")
+
+    def max_chance_outcomes(self) -> int:
+        """How many distinct chance outcomes the enumeration has (0: the game has no chance)."""
+        return 0
+
+    def chance_to_index(self, outcome: Action) -> int:
+        """The index of a chance outcome, 0..max_chance_outcomes()-1."""
+        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
+
+    def chance_from_index(self, index: int) -> ActionT:
+        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of every observation of a game with these options."""
+        raise NotImplementedError(f"{self.name} declares no observation encoding")
+
+    def observation(self, state: StateT, seat: int) -> list[float]:
+        """`seat`'s observation, flattened: numbers in 0..1 read from `view(state, seat)` only."""
+        raise NotImplementedError(f"{self.name} declares no observation encoding")
+
+    def observation_string(self, state: StateT, seat: int) -> str:
+        """`seat`'s observation as readable text, from `view(state, seat)` only."""
+        raise NotImplementedError(f"{self.name} declares no observation encoding")
+
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         """Draw a view dict as SVG. Games override; boards and `_repr_svg_` use it.

@@ -542,6 +542,31 @@ class AluRules(Rules[AluState, AluAction]):
         victim = SEAT_NAMES[1 - s.player]
         return f"{who} attacked {victim}'s camp on {tile}: it returns to {victim}; {tile} is raided"
 
+    # -- encodings (the adapters'; defined in encoding.py) --------------------------------------
+    def num_distinct_actions(self) -> int:
+        from . import encoding
+        return encoding.num_distinct_actions(self)
+
+    def action_to_index(self, action: Action) -> int:
+        from . import encoding
+        return encoding.action_to_index(self, action)
+
+    def action_from_index(self, index: int) -> AluAction:
+        from . import encoding
+        return encoding.action_from_index(self, index)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        from . import encoding
+        return encoding.observation_shape(self)
+
+    def observation(self, s: AluState, seat: int) -> list[float]:
+        from . import encoding
+        return encoding.observation(self, self.view(s, seat), seat)
+
+    def observation_string(self, s: AluState, seat: int) -> str:
+        from . import encoding
+        return encoding.observation_string(self, self.view(s, seat), seat)
+
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board

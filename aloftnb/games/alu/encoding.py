@@ -1,0 +1,106 @@
+"""ALU's action and observation encodings (docs/rules/alu.md, "Encodings").
+
+Actions, with the tiles in reading order (a1, b1, ..., then row 2; `rules.tiles`), T tiles:
+
+    kind * T + tile    kind = camp 0, raid 1, restore 2, raided_camp 3, attack 4
+    5 * T              end the turn
+
+ALU has no chance and hides nothing, but the observation is still read from the view only.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from ...errors import IllegalAction
+from .rules import SEAT_NAMES, TILE_ACTIONS, TILE_CONTENTS, AluAction, AluRules
+
+RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", "available"),
+             ("iron", "spent"), ("food", "available"), ("food", "not_usable_yet"),
+             ("food", "spent"))
+
+
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
+
+
+def num_distinct_actions(rules: AluRules) -> int:
+    return len(TILE_ACTIONS) * rules.tile_count + 1
+
+
+def action_to_index(rules: AluRules, action: Any) -> int:
+    # A table built once per rules object: adapters call this for every legal action.
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = {action_from_index(rules, i): i
+                                  for i in range(num_distinct_actions(rules))}
+    try:
+        return table[action]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"{action!r} is not an action of this ALU game") from None
+
+
+def action_from_index(rules: AluRules, index: int) -> AluAction:
+    count = num_distinct_actions(rules)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+        raise IllegalAction(f"ALU action indices are 0..{count - 1}, not {index!r}")
+    if index == count - 1:
+        return rules._end_turn
+    kind, tile = divmod(index, rules.tile_count)
+    return rules._actions[TILE_ACTIONS[kind]][tile]
+
+
+# -- observations ----------------------------------------------------------------------------------
+def observation_shape(rules: AluRules) -> tuple[int, ...]:
+    """Planes of rows x columns (contents one-hot, control per seat), then the counters."""
+    planes = len(TILE_CONTENTS) + 2
+    return (planes * rules.tile_count + 2 * len(RESOURCES) + 2 + 2 + 2 + 2,)
+
+
+def observation(rules: AluRules, view: dict[str, Any], seat: int) -> list[float]:
+    tiles, board = rules.tiles, view["board"]
+    out: list[float] = []
+    for content in TILE_CONTENTS:
+        out.extend(1.0 if board[tile] == content else 0.0 for tile in tiles)
+    control = view["derived"]["control"]
+    for name in SEAT_NAMES:
+        held = set(control[name])
+        out.extend(1.0 if tile in held else 0.0 for tile in tiles)
+    # Counters scaled into 0..1: food comes from raids, and each raid spends a construction.
+    scale = {"construction": max(1, rules.start_construction), "iron": max(1, rules.start_iron),
+             "food": max(1, rules.start_construction)}
+    for name in SEAT_NAMES:
+        counters = view["players"][name]
+        out.extend(counters[resource][part] / scale[resource] for resource, part in RESOURCES)
+    to_act = view["current_player"]
+    out.extend(1.0 if to_act == s else 0.0 for s in (0, 1))
+    out.extend(1.0 if seat == s else 0.0 for s in (0, 1))
+    winners = view["result"]["winners"] if view["result"] else []
+    out.extend(1.0 if s in winners else 0.0 for s in (0, 1))
+    out.append(view["actions_left"] / max(rules.first_turn_actions, rules.actions_per_turn))
+    out.append(min(1.0, view["turn"] / rules.max_length()))
+    return out
+
+
+def observation_string(rules: AluRules, view: dict[str, Any], seat: int) -> str:
+    """The board and control grids, each seat's counters, and whose turn it is."""
+    symbol = {"empty": ".", "circle": "C", "square": "S", "raided": "R"}
+    control = {tile: name[0].upper() for name in SEAT_NAMES
+               for tile in view["derived"]["control"][name]}
+    letters = " ".join(chr(ord("a") + c) for c in range(rules.columns))
+    lines = [f"   {letters}      {letters}"]
+    for r in range(rules.rows):
+        row = rules.tiles[r * rules.columns:(r + 1) * rules.columns]
+        lines.append(f"{r + 1:>2} " + " ".join(symbol[view["board"][t]] for t in row)
+                     + f"   {r + 1:>2} " + " ".join(control.get(t, ".") for t in row))
+    for name in SEAT_NAMES:
+        c = view["players"][name]
+        lines.append(f"{name}: construction {c['construction']['available']}, iron "
+                     f"{c['iron']['available']}, food {c['food']['available']}"
+                     f" (+{c['food']['not_usable_yet']} next turn)")
+    if view["result"]:
+        lines.append(f"over: {view['derived']['result_text']}")
+    else:
+        lines.append(f"turn {view['turn']}: {SEAT_NAMES[view['current_player']]} to act, "
+                     f"{view['actions_left']} action(s) left; observer {SEAT_NAMES[seat]}")
+    return "\n".join(lines)

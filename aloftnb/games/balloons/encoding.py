@@ -1,0 +1,142 @@
+"""Aloft's action and observation encodings (docs/rules/balloons.md, "Encodings").
+
+Actions, with n balloons (in `rules.ids` order) and t launch-zone trucks:
+
+    b*t + k        unpack balloon b onto truck k
+    n*t + b        inflate b
+    n*t + n + b    launch b
+    n*t + 2n + b   ascend b
+    n*t + 3n       pass
+    n*t + 3n + 1   wind: move a launch-zone truck   (choice edition only)
+    n*t + 3n + 2   wind: move the safety truck      (choice edition only)
+
+The game has no chance steps. Observations are read from `rules.view(state, seat)` alone, so the
+other seats' colour cards show only once the game is over and the view reveals them.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from ...errors import IllegalAction
+from .rules import COLOURS, STATUS_NAMES, BalloonAction, BalloonsRules
+
+STEPS = ("advance", "wind", "over")
+
+
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
+
+
+def num_distinct_actions(rules: BalloonsRules) -> int:
+    n, t = len(rules.ids), rules.truck_count
+    return n * t + 3 * n + 3
+
+
+def action_to_index(rules: BalloonsRules, action: Any) -> int:
+    # A table built once per rules object: adapters call this for every legal action.
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = {action_from_index(rules, i): i
+                                  for i in range(num_distinct_actions(rules))}
+    try:
+        return table[action]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"{action!r} is not an action of this balloons game") from None
+
+
+def action_from_index(rules: BalloonsRules, index: int) -> BalloonAction:
+    n, t = len(rules.ids), rules.truck_count
+    if isinstance(index, bool) or not isinstance(index, int) or not (
+            0 <= index < num_distinct_actions(rules)):
+        raise IllegalAction(f"balloons action indices are 0..{num_distinct_actions(rules) - 1}, "
+                            f"not {index!r}")
+    if index < n * t:
+        return rules._unpack[index // t][index % t]
+    index -= n * t
+    if index < 3 * n:
+        table = (rules._inflate, rules._launch, rules._ascend)[index // n]
+        return table[index % n]
+    index -= 3 * n
+    if index == 0:
+        return rules._pass[0]
+    return rules._wind["launch" if index == 1 else "safety"]
+
+
+# -- observations ----------------------------------------------------------------------------------
+def _sizes(rules: BalloonsRules) -> dict[str, int]:
+    n, t, p = len(rules.ids), rules.truck_count, rules.players
+    places = rules.columns + 1  # columns 1..columns, and one past the last for a truck that left
+    per_balloon = len(STATUS_NAMES) + t + places + rules.altitudes + n
+    return {"balloons": n * per_balloon, "trucks": (t + 1) * places,
+            "colours": p * len(COLOURS), "step": len(STEPS), "to_act": p, "me": p, "misc": 2}
+
+
+def observation_shape(rules: BalloonsRules) -> tuple[int, ...]:
+    return (sum(_sizes(rules).values()),)
+
+
+def observation(rules: BalloonsRules, view: dict[str, Any], seat: int) -> list[float]:
+    """The view as numbers, in the order of `_sizes`: one-hot blocks, then two scalars."""
+    n, t, p = len(rules.ids), rules.truck_count, rules.players
+    places, top = rules.columns + 1, rules.altitudes
+    out = [0.0] * observation_shape(rules)[0]
+    at = 0  # where the next block starts; a block of `size` has a 1 at `at + hot`, if any
+
+    def one_hot(size: int, hot: int | None) -> None:
+        nonlocal at
+        if hot is not None:
+            out[at + hot] = 1.0
+        at += size
+
+    row = {bid: i for i, bid in enumerate(view["row"])}
+    statuses = {name: i for i, name in enumerate(STATUS_NAMES)}
+    for bid in rules.ids:
+        entry = view["balloons"][bid]
+        one_hot(len(STATUS_NAMES), statuses[entry["status"]])
+        truck = entry.get("truck")
+        one_hot(t, truck)
+        column = entry["column"] if "column" in entry else (
+            view["trucks"][truck] if truck is not None else None)
+        one_hot(places, None if column is None else column - 1)
+        one_hot(top, entry["altitude"] - 1 if "altitude" in entry else None)
+        one_hot(n, row.get(bid))  # place in the packed row
+    for column in (*view["trucks"], view["safety"]):
+        one_hot(places, column - 1)
+    for other in range(p):  # colour cards the view shows: this seat's, every seat's at the end
+        colour = view["colours"].get(str(other))
+        one_hot(len(COLOURS), None if colour is None else COLOURS.index(colour))
+    one_hot(len(STEPS), STEPS.index(view["step"]))
+    one_hot(p, view["current_player"])
+    one_hot(p, seat)
+    out[at] = min(1.0, view["turn"] / rules.max_length())
+    out[at + 1] = 1.0 if view["lead_passed"] else 0.0
+    return out
+
+
+def observation_string(rules: BalloonsRules, view: dict[str, Any], seat: int) -> str:
+    """The sky as a grid (balloon ids), the trucks and their loads, the row, and whose turn."""
+    width = max(len(bid) for bid in rules.ids) + 1
+    cells: dict[tuple[int, int], str] = {}
+    riders: dict[int, str] = {}
+    for bid, entry in view["balloons"].items():
+        if entry["status"] == "flying":
+            cells[(entry["column"], entry["altitude"])] = bid
+        elif "truck" in entry:
+            riders[entry["truck"]] = f"{bid}({entry['status'][0]})"
+    lines = []
+    for altitude in range(rules.altitudes, 0, -1):
+        lines.append(f"{altitude} " + "".join(cells.get((c, altitude), ".").ljust(width)
+                                              for c in range(1, rules.columns + 1)).rstrip())
+    lines.append("  " + "".join(str(c).ljust(width) for c in range(1, rules.columns + 1)).rstrip())
+    trucks = ", ".join(f"{k}@{c}" + (f" {riders[k]}" if k in riders else "")
+                       for k, c in enumerate(view["trucks"]))
+    lines.append(f"trucks: {trucks}; safety @{view['safety']}")
+    lines.append(f"row: {' '.join(view['row']) or '(empty)'}")
+    colours = ", ".join(f"seat {s} {c}" for s, c in sorted(view["colours"].items()))
+    lines.append(f"seat {seat} sees colours: {colours or 'none'}")
+    if view["step"] == "over":
+        lines.append(f"turn {view['turn']}: the game is over")
+    else:
+        lines.append(f"turn {view['turn']}: seat {view['current_player']} to {view['step']}")
+    return "\n".join(lines)

@@ -1,0 +1,355 @@
+"""The OpenSpiel adapter, checked with OpenSpiel's own tests and algorithms.
+
+`pyspiel.random_sim_test` (serialization on) and the checks of the wheel's
+open_spiel/python/tests/games_sim_test.py run on every game with a few option sets; OpenSpiel's
+MCTS plays complete games of each through the adapter, ISMCTS those with hidden information.
+Budgets are tiny: these prove the plumbing, not the play.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from harbour_game import HarbourHooks, HarbourRules
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.tests import games_sim_test
+
+import aloftnb
+import aloftnb.openspiel as aos
+from aloftnb.core.bots import make_bot
+from aloftnb.core.registry import register, rules_class
+from aloftnb.core.returns import outcome_returns
+
+register(HarbourRules, hooks=HarbourHooks())  # after the adapter: registered later, still there
+
+
+class SampledHarbour(HarbourRules):
+    """Storm harbour whose storm is drawn (sampled chance) instead of listed."""
+
+    name = "harbour-sampled"
+    traits = replace(HarbourRules.traits, chance="sampled")
+
+
+register(SampledHarbour)
+
+GAMES = [
+    "aloftnb_balloons",
+    "aloftnb_balloons(players=3,edition=choice)",
+    "aloftnb_balloons(players=5)",
+    "aloftnb_balloons(players=1,mode=solo)",
+    "aloftnb_balloons(players=4,mode=cooperative,edition=choice)",
+    "aloftnb_balloons(players=2,columns=6,altitudes=2,balloons=GP GR PW lion,trucks=3,seed=5)",
+    "aloftnb_alu",
+    "aloftnb_alu(columns=4,rows=3,construction=8,iron=3)",
+    "aloftnb_harbour(players=1)",
+    "aloftnb_harbour(players=3,rounds=6)",
+    "aloftnb_harbour_sampled(players=2,seed=3)",
+    # edge set-ups: the smallest sky, the smallest island, a wide sky with few trucks
+    "aloftnb_balloons(players=2,edition=choice,columns=3,altitudes=1,trucks=2)",
+    "aloftnb_alu(columns=2,rows=2,construction=1,iron=0,camps=2,raiding_pieces=1)",
+    "aloftnb_balloons(players=5,mode=cooperative,columns=20,altitudes=6,trucks=3)",
+]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pyspiel_random_sim_test_with_serialization(name):
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_checks_of_openspiels_games_sim_test(name):
+    np.random.seed(7)
+    checks = games_sim_test.GamesSimTest("test_pig")
+    checks.sim_game(pyspiel.load_game(name))
+
+
+def test_every_registered_game_is_an_openspiel_game():
+    registered = {g.short_name for g in pyspiel.registered_games()}
+    for entry in aloftnb.games():
+        cls = rules_class(entry["name"])
+        if cls.num_distinct_actions is not aloftnb.Rules.num_distinct_actions:
+            assert aos.short_name(entry["name"]) in registered
+    assert "aloftnb_harbour" in registered  # registered after aloftnb.openspiel was imported
+
+
+class UnencodedHarbour(HarbourRules):
+    """Storm harbour without its encoding, like a game written in a notebook without one."""
+
+    name = "harbour-unencoded"
+    num_distinct_actions = aloftnb.Rules.num_distinct_actions
+
+
+def test_games_without_an_encoding_are_left_out_with_a_reason():
+    register(UnencodedHarbour)
+    assert "aloftnb_harbour_unencoded" not in {g.short_name for g in pyspiel.registered_games()}
+    aos.register_game("harbour-unencoded")  # asked for explicitly: loading it says why not
+    with pytest.raises(aloftnb.AloftnbError, match="declares no action and observation encoding"):
+        pyspiel.load_game("aloftnb_harbour_unencoded")
+
+
+def test_game_types_follow_the_traits():
+    kinds = pyspiel.GameType
+    balloons = pyspiel.load_game("aloftnb_balloons(players=3)").get_type()
+    assert balloons.chance_mode == kinds.ChanceMode.DETERMINISTIC
+    assert balloons.information == kinds.Information.IMPERFECT_INFORMATION
+    assert balloons.utility == kinds.Utility.ZERO_SUM
+    solo = pyspiel.load_game("aloftnb_balloons(players=1,mode=solo)").get_type()
+    assert solo.information == kinds.Information.PERFECT_INFORMATION
+    assert solo.utility == kinds.Utility.IDENTICAL
+    harbour = pyspiel.load_game("aloftnb_harbour(players=2)")
+    assert harbour.get_type().chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+    assert harbour.max_chance_outcomes() == 6 and harbour.num_distinct_actions() == 3
+    alu = pyspiel.load_game("aloftnb_alu")
+    assert alu.get_type().information == kinds.Information.PERFECT_INFORMATION
+    assert alu.max_game_length() == aloftnb.make_rules("alu", 2).max_length()
+
+
+def test_parameters_reach_the_rules():
+    game = pyspiel.load_game("aloftnb_balloons(players=3,edition=choice,trucks=5)")
+    rules = game.rules
+    assert rules.players == 3 and rules.edition == "choice" and rules.truck_count == 5
+    assert rules.options["balloons"] == aloftnb.make_rules("balloons", 3,
+                                                         edition="choice").options["balloons"]
+    listed = aos.load_game("balloons", players=2, balloons=["GP", "RW", "wolf"])
+    assert listed.rules.ids == ("GP", "RW", "wolf")
+    assert listed.num_distinct_actions() == 3 * 4 + 3 * 3 + 3
+    with pytest.raises(aloftnb.InvalidOptions, match="solo balloons is for 1 player"):
+        pyspiel.load_game("aloftnb_balloons(players=3,mode=solo)")
+
+
+def test_chance_nodes_carry_the_games_probabilities():
+    game = pyspiel.load_game("aloftnb_harbour(players=2)")
+    state = game.new_initial_state()
+    state.apply_action(2)
+    state.apply_action(1)
+    assert state.is_chance_node()
+    rules = game.rules
+    expected = sorted((rules.chance_to_index(o), p)
+                      for o, p in rules.chance_outcomes(state.aloftnb_state))
+    assert state.chance_outcomes() == expected == [(i, 1 / 6) for i in range(6)]
+    state.apply_action(4)  # the storm rolls 5 against 3 sandbags: a breach
+    assert state.aloftnb_state.breaches == 1 and state.aloftnb_state.last_roll == 5
+
+
+def test_sampled_chance_offers_the_outcome_the_chance_stream_draws():
+    game = pyspiel.load_game("aloftnb_harbour_sampled(players=2,seed=8)")
+    match = aloftnb.new_match("harbour-sampled", players=2, seed=8)
+    state = game.new_initial_state()
+    for bags in (1, 2):
+        state.apply_action(bags)
+        match.play({"type": "commit", "bags": bags})  # the match draws the storm by itself
+    [(index, probability)] = state.chance_outcomes()
+    assert probability == 1.0
+    state.apply_action(index)
+    assert state.aloftnb_state == match.state
+
+
+def test_the_same_seed_gives_the_same_game_as_a_match():
+    game = pyspiel.load_game("aloftnb_balloons(players=3,seed=11)")
+    match = aloftnb.new_match("balloons", players=3, seed=11)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        index = rng.choice(state.legal_actions())
+        match.play(game.rules.action_from_index(index))
+        state.apply_action(index)
+        assert state.aloftnb_state == match.state
+    result = match.rules.outcome(match.state)
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(0.0)
+    for winner in result.winners:
+        assert returns[winner] == max(returns)
+
+
+def test_rank_returns_are_zero_sum_and_ties_share():
+    rules = aloftnb.make_rules("alu", 2)
+    draw = rules.initial_state(0)._replace(player=-1, winners=(0, 1), reason="no_actions")
+    assert outcome_returns(rules, draw) == [0.0, 0.0]
+    won = draw._replace(winners=(1,))
+    assert outcome_returns(rules, won) == [-1.0, 1.0]
+    # Three seats with scores: the winner beats both; the other two rank by score, or tie.
+    scored = SimpleNamespace(players=3, higher_score_wins=True,
+                             traits=aloftnb.Traits(player_counts=(3,)))
+    scored.outcome = lambda state: aloftnb.Outcome((0,), state)
+    assert outcome_returns(scored, {0: 9, 1: 4, 2: 6}) == [1.0, -1.0, 0.0]
+    assert outcome_returns(scored, {0: 9, 1: 5, 2: 5}) == [1.0, -0.5, -0.5]
+
+
+def test_cooperative_returns_are_the_shared_reward():
+    game = pyspiel.load_game("aloftnb_balloons(players=3,mode=cooperative,seed=2)")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    rules = game.rules
+    score = rules.scores(state.aloftnb_state)[0]  # shared, lower is better
+    shared = 1.0 - score / (rules.columns + 3 * len(rules.ids))  # balloons' rewards hook
+    assert state.returns() == [pytest.approx(shared)] * 3
+    harbour = pyspiel.load_game("aloftnb_harbour(players=2)")
+    lost = harbour.new_initial_state()
+    for action in (0, 0, 5, 0, 0, 5):  # no sandbags against two sixes: two breaches
+        lost.apply_action(action)
+    assert lost.is_terminal() and lost.returns() == [0.0, 0.0]
+
+
+def test_observations_and_information_states_are_the_seats_own():
+    game = pyspiel.load_game("aloftnb_harbour(players=2)")
+    state = game.new_initial_state()
+    state.apply_action(2)  # seat 0 commits 2 bags in secret
+    rules = game.rules
+    assert state.observation_string(1) == rules.observation_string(state.aloftnb_state, 1)
+    assert np.allclose(state.observation_tensor(1), rules.observation(state.aloftnb_state, 1))
+    other = game.new_initial_state()
+    other.apply_action(0)  # a different secret: seat 1 cannot tell the two apart
+    assert state.information_state_string(1) == other.information_state_string(1)
+    assert state.information_state_string(0) != other.information_state_string(0)
+    resampled = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert resampled.information_state_string(1) == state.information_state_string(1)
+
+
+def test_games_and_states_pickle():
+    game = pyspiel.load_game("aloftnb_balloons(players=3,edition=choice)")
+    state = game.new_initial_state()
+    for index in state.legal_actions()[:1] * 1:
+        state.apply_action(index)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+# -- OpenSpiel's search through the adapter --------------------------------------------------------
+MCTS_GAMES = [
+    "aloftnb_balloons(players=3)",
+    "aloftnb_balloons(players=2,edition=choice)",
+    "aloftnb_balloons(players=1,mode=solo)",
+    "aloftnb_balloons(players=3,mode=cooperative)",
+    "aloftnb_alu(columns=5,rows=4,construction=10,iron=4)",
+    "aloftnb_alu",
+    "aloftnb_harbour(players=3)",
+]
+
+
+def play_out(game, bots, seed):
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    return state
+
+
+@pytest.mark.parametrize("name", MCTS_GAMES)
+def test_openspiel_mcts_plays_a_complete_game(name):
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rng)
+    state = play_out(game, [bot] * game.num_players(), 3)
+    assert state.is_terminal() and game.rules.is_over(state.aloftnb_state)
+    assert len(state.history()) <= game.max_game_length()
+
+
+@pytest.mark.parametrize("name", ["aloftnb_balloons(players=3)",
+                                  "aloftnb_balloons(players=2,edition=choice)",
+                                  "aloftnb_harbour(players=3)"])
+def test_openspiel_ismcts_plays_a_complete_game_with_hidden_information(name):
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(4)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rng)
+    state = play_out(game, [bot] * game.num_players(), 4)
+    assert state.is_terminal()
+
+
+# -- the bot specs ---------------------------------------------------------------------------------
+def test_openspiel_bots_take_a_seat_in_a_match_by_spec():
+    bot = make_bot("openspiel-mcts:3")
+    assert bot.spec == "openspiel-mcts:3" and make_bot(bot.spec) == bot
+    assert make_bot("openspiel-ismcts:2:c1.5").spec == "openspiel-ismcts:2:c1.5"
+    match = aloftnb.new_match("alu", players=2, seed=2, columns=4, rows=3, construction=6,
+                              iron=2)
+    rng = random.Random(1)
+    while not match.is_over:
+        match.play(bot.choose(match.rules, match.state, match.current_player, rng))
+    assert match.winners()
+
+
+def test_openspiel_bots_in_simulate_and_on_a_board():
+    results = aloftnb.simulate("balloons", players=2, games=2, seed=1, workers=1, progress=False,
+                               bots=["openspiel-ismcts:2", "random"], columns=6, altitudes=2)
+    assert (results["error"] == "").all() and len(results) == 2
+    match = aloftnb.new_match("harbour", players=2, seed=3)
+    board = match.board()
+    board.set_seat(0, "openspiel-mcts:2")
+    assert board.step() and match.position >= 1
+
+
+def test_bad_openspiel_bot_specs_are_refused_clearly():
+    with pytest.raises(aloftnb.AloftnbError, match="OpenSpiel bots"):
+        make_bot("openspiel-alphazero")
+    with pytest.raises(aloftnb.AloftnbError, match="cannot read bot"):
+        make_bot("openspiel-mcts:many")
+    with pytest.raises(aloftnb.AloftnbError, match="must be between 1 and 100000, not 0"):
+        make_bot("openspiel-mcts:0")
+    # The bounds of aloftnb's own MCTS: a board's seat menu cannot start an endless search.
+    with pytest.raises(aloftnb.AloftnbError, match="simulations must be between 1 and 100000"):
+        make_bot("openspiel-mcts:100000000")
+    for exploration in ("cnan", "cinf", "c1e9"):
+        with pytest.raises(aloftnb.AloftnbError, match="exploration must be"):
+            make_bot(f"openspiel-ismcts:10:{exploration}")
+
+
+def test_openspiel_bots_play_reproducibly_from_their_generator():
+    rules = aloftnb.make_rules("balloons", 3, columns=6, altitudes=2)
+    state = rules.initial_state(4)
+    for spec in ("openspiel-mcts:3", "openspiel-ismcts:3"):
+        chosen = {make_bot(spec).choose(rules, state, 0, random.Random(9)) for _ in range(3)}
+        assert len(chosen) == 1
+
+
+# -- the optional extra ----------------------------------------------------------------------------
+ADAPTER_MODULES = ("aloftnb.openspiel", "aloftnb.pettingzoo")
+
+
+def test_importing_aloftnb_needs_neither_adapter():
+    code = ("import sys, aloftnb; aloftnb.new_match('balloons', players=3, seed=1); "
+            "aloftnb.make_bot('mcts'); "
+            "print(sorted(m for m in ('numpy', 'pyspiel', 'pettingzoo', 'gymnasium') "
+            "if m in sys.modules))")
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_openspiel_names_the_extra_to_install(monkeypatch):
+    import builtins
+    import importlib
+    import sys
+
+    real_import = builtins.__import__
+
+    def without_openspiel(name, *args, **kwargs):
+        if name == "pyspiel" or name.startswith("open_spiel"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_openspiel)
+    monkeypatch.delitem(sys.modules, "aloftnb.openspiel")
+    monkeypatch.delattr(aloftnb, "openspiel")
+    with pytest.raises(ImportError, match=r"pip install 'aloftnb\[openspiel\]'"):
+        importlib.import_module("aloftnb.openspiel")
+    with pytest.raises(ImportError, match=r"aloftnb\[openspiel\]"):
+        make_bot("openspiel-mcts:10")
