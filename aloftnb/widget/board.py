@@ -144,7 +144,13 @@ class Board(anywidget.AnyWidget):
     choices = t.List().tag(sync=True)
     selection_hint = t.Dict().tag(sync=True)
     status = t.Unicode("").tag(sync=True)
+    # The whole log is synced when a view says hello; after that only log_delta (the entries
+    # from the first one that changed) travels, so a long game does not resend its history.
     log = t.List().tag(sync=True)
+    log_delta = t.Dict().tag(sync=True)
+    position = t.Int(0).tag(sync=True)
+    timeline_length = t.Int(0).tag(sync=True)
+    recent = t.Dict().tag(sync=True)  # {"keys": data-keys, "from": step, "to": step} to highlight
     message = t.Dict().tag(sync=True)
     viewer = t.Unicode("turn").tag(sync=True)
     viewers = t.List().tag(sync=True)
@@ -180,6 +186,8 @@ class Board(anywidget.AnyWidget):
         self.control = seat_control(match)
         self.control.boards.add(self)
         self._messages = 0
+        self._message_context: tuple | None = None
+        self._played_by: dict[int, str] = dict(getattr(match, "played_by", None) or {})
         self._revealed_for: int | None = None
         self._set_viewer(viewer)
         if bot_delay is not None:
@@ -217,6 +225,20 @@ class Board(anywidget.AnyWidget):
 
     def _intent_hello(self, content: dict) -> None:
         self._publish()
+        self.send_state("log")  # a new view (or one that missed a step) gets the whole log
+
+    def _intent_goto(self, content: dict) -> None:
+        """The timeline: jump to any step, as `match.goto` does from a cell."""
+        position = content.get("position")
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise AloftnbError(f"a goto intent needs a whole-number position, not {position!r}")
+        self.control.cancel()
+        if position < len(self.match.timeline) and self.control.bots and self.control.autoplay:
+            # Bots would play from the replayed position and cut off the rest of the timeline.
+            self.control.autoplay = False
+            self._say("info", "bots paused while you replay; tick 'bots play by themselves' to "
+                              "let them play on from here")
+        self.match.goto(position)
 
     def _intent_play(self, content: dict) -> None:
         seat = self.match.current_player
@@ -231,6 +253,17 @@ class Board(anywidget.AnyWidget):
         path = content.get("path")
         if not isinstance(path, list) or not all(isinstance(k, str) for k in path):
             raise AloftnbError("an explain intent needs a path of keys")
+        seat = self.match.current_player
+        if seat is not None and not self.match.is_over and not self._can_act(seat):
+            # RULING-free board text: a one-seat view never plays another seat's turn.
+            self._say("error", f"it is seat {seat}'s turn; this view shows seat "
+                               f"{self.viewer[5:]} only (choose 'Hot seat' or 'Seat {seat} only' "
+                               "in View to play it)")
+            return
+        if seat is not None and seat in self.control.bots and not self.match.is_over:
+            self._say("error", f"it is seat {seat}'s turn, played by the "
+                               f"{self.control.bots[seat].name} bot")
+            return
         self._say("error", self.explain(path))
 
     def _intent_undo(self, content: dict) -> None:
@@ -320,15 +353,67 @@ class Board(anywidget.AnyWidget):
 
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
+        self._message_context = self._context()
         self.message = {"kind": kind, "text": text, "n": self._messages}
+
+    def _context(self) -> tuple:
+        """What a message is about: once the position or the view changes, it is stale."""
+        return (self.match.position, len(self.match.timeline), self.viewer, self.revealed)
+
+    def recent_steps(self) -> tuple[int, int]:
+        """The steps (from, to] since the seat this board shows last acted: what others did.
+
+        The seat is the viewed one, or the one to move (hot seat and designer views). Its own
+        latest moves are skipped, so during a turn of several actions the others' moves stay
+        marked. After the game (or with no seat to move) the last step is marked.
+        """
+        match = self.match
+        history = match.history
+        end = len(history)
+        seat = int(self.viewer[5:]) if self.viewer.startswith("seat:") else match.current_player
+        if seat is None:
+            return (max(0, end - 1), end)
+        i = end
+        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat == seat:
+            i -= 1
+        top = i
+        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat != seat:
+            i -= 1
+        return (i, top)
 
     def view_dict(self) -> dict[str, Any]:
         rules, state = self.match.rules, self.match.state
         seat = self._viewing_seat()
         return rules.state_to_dict(state) if seat == "all" else rules.view(state, seat)
 
+    def recent_keys(self, steps: range) -> list[str]:
+        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it."""
+        match, keys = self.match, []
+        for i in steps:
+            entry = match.history[i]
+            if entry.kind == "action":
+                before = match.state_at(i)
+                keys.extend(k for k in match.rules.action_path(before, entry.action) if k not in keys)
+        return keys
+
+    def _publish_log(self) -> None:
+        match = self.match
+        entries = [{"text": str(entry), "seat": entry.seat} for entry in match.timeline]
+        sent = self.log
+        start = 0
+        while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
+            start += 1
+        if start == len(sent) == len(entries):
+            return
+        # Keep the whole log current for views that say hello, without syncing it each time
+        # (traitlets' own store: no change event, so nothing is sent).
+        self._trait_values["log"] = entries
+        self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
+
     def _publish(self) -> None:
         match, rules, state = self.match, self.match.rules, self.match.state
+        if self.message.get("text") and self._message_context != self._context():
+            self._say("", "")  # the position or the view changed: the old message is stale
         seat = match.current_player
         if self._revealed_for is not None and seat != self._revealed_for:
             self.revealed, self._revealed_for = False, None  # a new player sits down: hide again
@@ -344,15 +429,20 @@ class Board(anywidget.AnyWidget):
             self.choices = choices
             self.selection_hint = self.hints()
             self.status = self.status_text()
-            self.log = [{"text": str(entry), "undone": i > match.position}
-                        for i, entry in enumerate(match.timeline, start=1)]
+            self._publish_log()
+            self.position = match.position
+            self.timeline_length = len(match.timeline)
+            start, end = self.recent_steps()
+            self.recent = {"keys": self.recent_keys(range(start, end)), "from": start, "to": end}
             self.viewers = [["turn", "Hot seat (player to move)"],
                             ["designer", "Designer (everything)"]] + [
                 [f"seat:{p}", f"Seat {p} only"] for p in range(match.players)]
             self.reveal_label = self.reveal_text()
             self.seats = [{"seat": p, "label": self.seat_label(p, view),
                            "controller": self.control.bots[p].name if p in self.control.bots
-                           else "human", "to_move": p == seat} for p in range(match.players)]
+                           else "human", "to_move": p == seat,
+                           "played_by": self._played_by.get(p) if p not in self.control.bots
+                           else None} for p in range(match.players)]
             self.bot_names = sorted(BOTS)
             self.autoplay = self.control.autoplay
             self.thinking = self.control.thinking

@@ -150,7 +150,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
                 out.append(_camp(content, cx, cy))
             elif content == "raided":
                 out.append(_raid_piece(cx, cy))
-            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#7a6f5a" '
+            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="11" fill="#7a6f5a" '
                        f'aria-hidden="true" {FONT}>{tile}</text>')
             out.append(f'<rect class="hit" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
                        f'height="{CELL - 4}" rx="4" fill="#ffffff" fill-opacity="0"/>')
@@ -172,7 +172,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
                    f'rx="6" fill="#eef1f4" stroke="#7d8a97"/>'
                    f'<text x="{bx + bw / 2}" y="{y0 + 16}" text-anchor="middle" font-size="13" '
                    f'font-weight="600" aria-hidden="true" {FONT}>{escape(name)}</text>'
-                   f'<text x="{bx + bw / 2}" y="{y0 + 32}" text-anchor="middle" font-size="10" '
+                   f'<text x="{bx + bw / 2}" y="{y0 + 32}" text-anchor="middle" font-size="11" '
                    f'fill="#44546a" aria-hidden="true" {FONT}>{escape(cost)}</text>'
                    f'<rect class="hit" x="{bx + 2}" y="{y0}" width="{bw - 4}" height="{bh}" '
                    'rx="6" fill="#ffffff" fill-opacity="0"/></g>')

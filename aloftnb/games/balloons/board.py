@@ -45,6 +45,8 @@ class GameBoard(Board):
         key = path[0]
         if match.is_over:
             return "the game is over"
+        if key.startswith("truck:") and len(path) == 1:
+            return "pick a balloon first, then a free truck for it"
         if not key.startswith("balloon:"):
             return "nothing can be played there now"
         bid = key.split(":", 1)[1]

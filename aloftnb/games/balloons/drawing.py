@@ -63,7 +63,7 @@ def _envelope(rules, bid: str, cx: float, cy: float, r: float) -> str:
     parts.append(f'<rect x="{cx - r * 0.25}" y="{basket_y}" width="{r * 0.5}" height="{r * 0.3}" '
                  'fill="#8d6e63"/>')
     label = bid if len(bid) <= 2 else bid[:4]
-    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{max(9, r * 0.55):.0f}"'
+    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{max(11, r * 0.7):.0f}"'
                  f' font-weight="700" fill="#111" stroke="#fff" stroke-width="2.5" '
                  f'paint-order="stroke" {FONT}>{escape(label)}</text>')
     return "".join(parts)
@@ -94,7 +94,7 @@ def _truck(x: float, y: float, label: str, body: str) -> str:
             f'fill="{body}" stroke="#333"/>'
             f'<circle cx="{x + 15}" cy="{y + 18}" r="4" fill="#333"/>'
             f'<circle cx="{x + CELL - 15}" cy="{y + 18}" r="4" fill="#333"/>'
-            f'<text x="{x + CELL / 2 - 4}" y="{y + 12}" text-anchor="middle" font-size="10" '
+            f'<text x="{x + CELL / 2 - 4}" y="{y + 12}" text-anchor="middle" font-size="11" '
             f'fill="#fff" {FONT}>{escape(label)}</text>')
 
 
