@@ -302,13 +302,13 @@ function render({ model, el }) {
         step > from && step <= to ? "recent" : ""].filter(Boolean).join(" ");
       return h("li", { class: classes, "data-step": String(step) }, entry.text);
     }));
-    // The log follows the current position (not the end, which may hold undone steps).
-    const current = log.querySelector("li.current");
-    if (current) {
-      log.scrollTop = Math.max(0, current.offsetTop - log.clientHeight + current.offsetHeight + 4);
-    } else {
-      log.scrollTop = 0;
-    }
+    // The log follows the current position (not the end, which may hold undone steps). Read
+    // its layout in the next frame, so a click's redraw never waits for a forced layout.
+    requestAnimationFrame(() => {
+      const current = log.querySelector("li.current");
+      log.scrollTop = current
+        ? Math.max(0, current.offsetTop - log.clientHeight + current.offsetHeight + 4) : 0;
+    });
   }
 
   function onLogDelta() {
@@ -318,14 +318,15 @@ function render({ model, el }) {
       return;
     }
     logEntries = logEntries.slice(0, delta.start).concat(delta.entries || []);
-    drawLog();
+    later("log");
   }
 
   function onFullLog() {
     logEntries = (model.get("log") || []).slice();
-    drawLog();
+    later("log");
   }
 
+  let drawnSeats = null, drawnMoves = null; // what the seat list and the moves menu show
   function drawSide() {
     undoButton.disabled = !model.get("can_undo");
     redoButton.disabled = !model.get("can_redo");
@@ -334,6 +335,23 @@ function render({ model, el }) {
     const bots = model.get("bot_names") || [];
     stepButton.disabled = !model.get("bot_to_move");
     thinking.textContent = model.get("thinking") ? "thinking…" : "";
+    drawTimeline();
+    const seatsKey = JSON.stringify([seats, bots]);
+    if (seatsKey !== drawnSeats) {
+      drawnSeats = seatsKey;
+      drawSeats(seats, bots);
+    }
+    const moves = choices();
+    if (moves !== drawnMoves) { // a new list each time Python sends one
+      drawnMoves = moves;
+      movesSelect.replaceChildren(h("option", { value: "" },
+        moves.length ? `Play a move… (${moves.length} legal)` : "No move for you now"),
+        ...moves.map((c, i) => h("option", { value: String(i) }, c.label)));
+      movesSelect.disabled = moves.length === 0;
+    }
+  }
+
+  function drawSeats(seats, bots) {
     seatList.replaceChildren(...seats.map((seat) => {
       const names = ["human", ...bots];
       const options = names.map((name) => h("option",
@@ -349,12 +367,6 @@ function render({ model, el }) {
       return h("div", { class: seat.to_move ? "aloft-seat to-move" : "aloft-seat" },
         h("span", { class: "aloft-seat-label" }, seat.label), select);
     }));
-    const moves = choices();
-    movesSelect.replaceChildren(h("option", { value: "" },
-      moves.length ? `Play a move… (${moves.length} legal)` : "No move for you now"),
-      ...moves.map((c, i) => h("option", { value: String(i) }, c.label)));
-    movesSelect.disabled = moves.length === 0;
-    drawTimeline();
   }
 
   function drawMessage() {
@@ -440,21 +452,38 @@ function render({ model, el }) {
     if (movesSelect.value !== "" && choice) send({ intent: "play", action: choice.action });
   });
 
+  // One Python change sets many traits at once; draw each part once, after all of them.
+  const dirty = new Set();
+  function later(part) {
+    if (dirty.size === 0) queueMicrotask(flush);
+    dirty.add(part);
+  }
+  function flush() {
+    const parts = new Set(dirty);
+    dirty.clear();
+    if (parts.has("header")) drawHeader();
+    if (parts.has("svg")) drawSvg();
+    else if (parts.has("decorate")) decorate();
+    if (parts.has("side")) drawSide();
+    else if (parts.has("timeline")) drawTimeline();
+    if (parts.has("log")) drawLog();
+    if (parts.has("message")) drawMessage();
+  }
   const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawLog(); drawMessage(); };
-  model.on("change:svg", drawSvg);
-  model.on("change:choices", () => { drawSvg(); drawSide(); });
-  model.on("change:recent", () => { decorate(); drawLog(); });
+  for (const name of ["svg", "choices"]) model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  model.on("change:recent", () => { later("decorate"); later("log"); });
+  model.on("change:selection_hint", () => later("decorate"));
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label"]) {
-    model.on(`change:${name}`, drawHeader);
+    model.on(`change:${name}`, () => later("header"));
   }
   for (const name of ["seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move",
     "timeline_length"]) {
-    model.on(`change:${name}`, drawSide);
+    model.on(`change:${name}`, () => later("side"));
   }
-  model.on("change:position", () => { drawTimeline(); drawLog(); });
+  model.on("change:position", () => { later("timeline"); later("log"); });
   model.on("change:log_delta", onLogDelta);
   model.on("change:log", onFullLog);
-  model.on("change:message", () => { dismissed = null; drawMessage(); });
+  model.on("change:message", () => { dismissed = null; later("message"); });
   model.on("msg:custom", onCustomMessage);
   model.on("comm_live_update", onCommLive);
   redraw();

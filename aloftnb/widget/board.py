@@ -247,7 +247,6 @@ class Board(anywidget.AnyWidget):
         if not self._can_act(seat):
             raise AloftnbError(f"this view is seat {self.viewer[5:]}'s; it is seat {seat}'s turn")
         self.match.play(content.get("action"))
-        self._say("", "")
 
     def _intent_explain(self, content: dict) -> None:
         path = content.get("path")
@@ -269,13 +268,11 @@ class Board(anywidget.AnyWidget):
     def _intent_undo(self, content: dict) -> None:
         self.control.cancel()
         self.match.goto(self._undo_target())
-        self._say("", "")
 
     def _intent_redo(self, content: dict) -> None:
         if not self.match.can_redo:
             raise AloftnbError("nothing to redo")
         self.match.redo()
-        self._say("", "")
 
     def _intent_view(self, content: dict) -> None:
         self._set_viewer(content.get("viewer"))
