@@ -21,13 +21,13 @@ PANEL = 310
 FONT = 'font-family="system-ui, sans-serif"'
 COLOURS = {"circle": "#1f5fa8", "square": "#b4541a"}
 NAMES = ("circle", "square")
-ACTION_BUTTONS = (
-    ("camp", "Set up a camp", "1 construction"),
-    ("raid", "Raid", "1 construction, +1 food"),
-    ("restore", "Restore", "1 construction"),
-    ("raided_camp", "Camp on raided tile", "2 construction, 1 iron"),
-    ("attack", "Attack", "1 iron, 1 food"),
-    ("end_turn", "End the turn", "when no action is possible"),
+ACTION_BUTTONS = (  # the costs come from the view (derived.action_costs), as the rules give them
+    ("camp", "Set up a camp"),
+    ("raid", "Raid"),
+    ("restore", "Restore"),
+    ("raided_camp", "Camp on raided tile"),
+    ("attack", "Attack"),
+    ("end_turn", "End the turn"),
 )
 
 
@@ -164,7 +164,8 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
     by = TOP + grid_h + 14
     bw, bh = grid_w / 3, 40
     out.append('<g class="alu-actions" role="group" aria-label="actions">')
-    for i, (kind, name, cost) in enumerate(ACTION_BUTTONS):
+    for i, (kind, name) in enumerate(ACTION_BUTTONS):
+        cost = derived["action_costs"][kind]
         bx, y0 = LEFT + (i % 3) * bw, by + (i // 3) * (bh + 6)
         out.append(f'<g data-key="do:{kind}" class="action-button action-{kind}" '
                    f'aria-label="{_attr(f"{name} ({cost})")}">'
@@ -233,8 +234,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
             f'<circle cx="{px + 100 + i * 16}" cy="{y + 23}" r="6" '
             + ('class="pip left" fill="#2e7d32"/>' if i < view["actions_left"] else
                'class="pip used" fill="none" stroke="#9aa5b1" stroke-width="1.5"/>')
-            for i in range(rules.first_turn_actions if view["turn"] == 1
-                           else rules.actions_per_turn))
+            for i in range(derived["actions_this_turn"]))
         left_text = f"{NAMES[current]} has {view['actions_left']} action(s) left this turn"
         out.append(f'<g class="actions-left" role="note" aria-label="{_attr(left_text)}">'
                    f'<text x="{px}" y="{y + 27}" font-size="12" {FONT}>Actions left: '

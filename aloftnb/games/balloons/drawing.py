@@ -104,8 +104,10 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     sky_w = (columns + 1) * CELL  # one extra column for a lead truck that has left the field
     sky_bottom = TOP + altitudes * CELL
     zone_y = sky_bottom + 26
-    safety_y = zone_y + 72
-    row_y = safety_y + 44
+    # The choice edition draws its wind arrows under the trucks: room for them and their labels.
+    arrow_room = 26 if view["edition"] == "choice" else 0
+    safety_y = zone_y + 72 + arrow_room
+    row_y = safety_y + 44 + arrow_room
     width = LEFT + sky_w + 10
     height = row_y + (108 if view["step"] == "over" else 92)
     over = view["step"] == "over"
@@ -194,22 +196,26 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     out.append(f'<g class="safety-truck" aria-label="safety truck at column {view["safety"]}">'
                f'{_truck(sx, safety_y, "S", "#e07b00")}</g>')
 
-    # Wind choices (choice edition): arrows on the trucks that would move.
-    if view["step"] == "wind":
-        from .rules import _launch_zone_move
-
-        moved_trucks, moved = _launch_zone_move(tuple(trucks))
-        mx = LEFT + (trucks[moved] - 1) * CELL
-        arrows = [("wind:launch", mx, zone_y + 66, f"wind: move truck {moved} to column "
-                   f"{moved_trucks[moved]}"),
-                  ("wind:safety", sx, safety_y + 22, f"wind: move the safety truck to column "
-                   f"{view['safety'] + 1}")]
-        for key, x, y, label in arrows:
-            out.append(f'<g data-key="{key}" aria-label="{_attr(label)}" class="wind-arrow">'
-                       f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + CELL / 2 - 4}" y="{y - 2}" width="{CELL}" '
-                       f'height="20" rx="4"/><path d="M{x + CELL / 2},{y + 8} h{CELL - 14} '
-                       f'l-7,-6 M{x + CELL * 1.5 - 14},{y + 8} l-7,6" stroke="#1565c0" '
-                       f'stroke-width="3" fill="none"/></g>')
+    # Wind choices (choice edition): an arrow under each truck that a choice would move, with
+    # what it does; the rules say which choices there are and where they lead (wind_choices).
+    choices = view.get("wind_choices", {})
+    arrows = []
+    if "launch" in choices:
+        move = choices["launch"]
+        arrows.append(("wind:launch", LEFT + (move["from"] - 1) * CELL, zone_y + 70,
+                       f"wind: truck T{move['truck']} to column {move['to']}"))
+    if "safety" in choices:
+        move = choices["safety"]
+        arrows.append(("wind:safety", LEFT + (move["from"] - 1) * CELL, safety_y + 26,
+                       f"wind: safety truck to column {move['to']}"))
+    for key, x, y, label in arrows:
+        out.append(f'<g data-key="{key}" aria-label="{_attr(label)}" class="wind-arrow">'
+                   f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + CELL / 2 - 4}" '
+                   f'y="{y - 2}" width="{CELL + 150}" height="20" rx="4"/>'
+                   f'<path d="M{x + CELL / 2},{y + 8} h{CELL - 14} l-7,-6 M{x + CELL * 1.5 - 14},'
+                   f'{y + 8} l-7,6" stroke="#1565c0" stroke-width="3" fill="none"/>'
+                   f'<text x="{x + CELL * 1.5 - 6}" y="{y + 12}" font-size="11" fill="#1565c0" '
+                   f'{FONT}>{escape(label)}</text></g>')
 
     # The packed row.
     out.append(f'<text x="{LEFT}" y="{row_y - 6}" font-size="11" fill="#44546a" {FONT}>'

@@ -98,7 +98,7 @@ class BalloonsRules(Rules):
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
     action_class = BalloonAction
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
-    derived_keys = ("lead_passed", "tokens", "scores")
+    derived_keys = ("lead_passed", "tokens", "scores", "wind_choices")
     option_spec = {
         "mode": Option("mode", "competitive", "competitive (2-5), solo (1) or cooperative (2-5)",
                        choices=("competitive", "solo", "cooperative")),
@@ -263,6 +263,18 @@ class BalloonsRules(Rules):
             choices.append("safety")
         return choices
 
+    def wind_choice_moves(self, s: BalloonsState) -> dict[str, dict[str, int]]:
+        """Choice edition: what each legal wind choice moves, {"launch": {"truck", "from", "to"},
+        "safety": {"from", "to"}}, so a drawing shows it without running a rule."""
+        moves: dict[str, dict[str, int]] = {}
+        for choice in self._wind_choices(s):
+            if choice == "launch":
+                trucks, moved = _launch_zone_move(s.trucks)
+                moves["launch"] = {"truck": moved, "from": s.trucks[moved], "to": trucks[moved]}
+            else:
+                moves["safety"] = {"from": s.safety, "to": s.safety + 1}
+        return moves
+
     def apply(self, s: BalloonsState, action: Action) -> BalloonsState:
         kind = action.type
         if kind == "wind":
@@ -386,6 +398,8 @@ class BalloonsRules(Rules):
             "wind": s.wind,
             "lead_passed": s.lead_passed,
         }
+        if s.step == WIND:  # derived, for the drawing: where each wind choice moves a truck
+            data["wind_choices"] = self.wind_choice_moves(s)
         if s.step == OVER:  # derived, for reading the result; ignored when a dict is loaded
             data["tokens"] = self.tokens(s)
             data["scores"] = {str(seat): score for seat, score in self.scores(s).items()}
@@ -564,7 +578,7 @@ class _StateReader:
 
     KEYS = {"game", "mode", "edition", "players", "columns", "altitudes", "trucks", "safety",
             "balloons", "row", "colours", "turn", "current_player", "step", "wind",
-            "lead_passed", "tokens", "scores"}
+            "lead_passed", "tokens", "scores", "wind_choices"}
 
     def __init__(self, rules: BalloonsRules, data: Any) -> None:
         self.rules, self.data = rules, data
@@ -586,7 +600,8 @@ class _StateReader:
         unknown = sorted(set(data) - self.KEYS)
         if unknown:
             self.fail(f"unknown key {unknown[0]!r} in the state")
-        required = self.KEYS - {"tokens", "scores", "game", "mode", "edition", "players", "columns",
+        required = self.KEYS - {"tokens", "scores", "wind_choices", "game", "mode", "edition",
+                                "players", "columns",
                                 "altitudes", "wind", "lead_passed"}
         missing = sorted(required - set(data))
         if missing:
