@@ -109,7 +109,7 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     safety_y = zone_y + 72 + arrow_room
     row_y = safety_y + 44 + arrow_room
     width = LEFT + sky_w + 10
-    height = row_y + (108 if view["step"] == "over" else 92)
+    height = row_y + (128 if view["step"] == "over" else 92)
     over = view["step"] == "over"
     tokens = view.get("tokens", {})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -243,5 +243,12 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
         text = "Scores: " + ", ".join(f"seat {s}: {v}" for s, v in view["scores"].items())
         out.append(f'<text x="{LEFT}" y="{row_y + 102}" font-size="12" font-weight="700" {FONT} '
                    f'class="balloons-scores">{escape(text)}</text>')
+    if over and tokens:  # the key to the scoring tokens drawn on the flying balloons
+        out.append(f'<g class="balloons-token-key"><circle cx="{LEFT + 9}" cy="{row_y + 116}" '
+                   f'r="9" fill="#fff7d6" stroke="#b8860b"/><text x="{LEFT + 9}" '
+                   f'y="{row_y + 120}" text-anchor="middle" font-size="11" font-weight="700" '
+                   f'{FONT}>n</text><text x="{LEFT + 24}" y="{row_y + 120}" font-size="12" '
+                   f'{FONT}>scoring token: 1 for the lowest leftmost balloon, then left to right, '
+                   'upwards; a seat scores its colour&#8217;s tokens</text></g>')
     out.append("</svg>")
     return "".join(out)
