@@ -86,3 +86,13 @@ def test_alu_costs_on_the_board_are_the_rules_costs(monkeypatch):
     assert "3 construction" in match.rules.render_svg(view)
     camp = next(a for a in match.legal_actions() if a.type == "camp")
     assert match.rules.action_label(camp).endswith("(3 construction)")
+
+
+def test_the_end_of_a_game_explains_its_scoring_tokens():
+    match = aloftnb.new_match("balloons", players=3, seed=1)
+    rng = random.Random(1)
+    while not match.is_over:
+        match.play(rng.choice(match.legal_actions()))
+    svg = match.rules.render_svg(match.view(None))
+    assert 'class="token"' in svg and 'class="balloons-token-key"' in svg
+    assert "scoring token: 1 for the lowest leftmost balloon" in svg
