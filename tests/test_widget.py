@@ -371,3 +371,24 @@ def test_boards_of_replayed_results_name_the_bots():
     board = match.board()
     assert [seat["played_by"] for seat in board.seats] == ["random", "greedy"]
     assert board.position == board.timeline_length == len(match.timeline)
+
+
+def test_many_choices_send_first_steps_then_what_follows_a_selection(front_end):
+    match = aloftnb.new_match("alu", players=2, seed=1)
+    board = match.board()
+    everything = [c["action"] for c in board.choices]
+    assert len(everything) == 22 and not any(c.get("partial") for c in board.choices)
+    type(board).choices_limit = 5  # the board's class (traitlets gives each instance its own)
+    try:
+        board._publish()
+        stubs = [c for c in board.choices if c.get("partial")]
+        assert {c["path"][0] for c in stubs} == {f"tile:{a['tile']}" for a in everything}
+        assert sum(c["count"] for c in stubs) == 22 and all(len(c["path"]) == 1 for c in stubs)
+        front_end(board, {"intent": "select", "path": ["tile:a1"]})
+        full = [c for c in board.choices if not c.get("partial")]
+        assert [c["action"] for c in full] == [a for a in everything if a["tile"] == "a1"]
+        assert all(c["path"][0] == "tile:a1" for c in full)
+        front_end(board, {"intent": "select", "path": "tile:a1"})
+        assert board.message["text"] == "refused: a select intent needs a path of keys"
+    finally:
+        del type(board).choices_limit

@@ -161,6 +161,12 @@ function render({ model, el }) {
       send({ intent: "explain", path });
       return;
     }
+    if (matching.some((c) => c.partial)) {
+      // Many choices: Python sent only first steps; ask for the ones after this one.
+      select(path);
+      send({ intent: "select", path });
+      return;
+    }
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
       select([]);
@@ -341,13 +347,17 @@ function render({ model, el }) {
       drawnSeats = seatsKey;
       drawSeats(seats, bots);
     }
-    const moves = choices();
-    if (moves !== drawnMoves) { // a new list each time Python sends one
-      drawnMoves = moves;
+    const sent = choices();
+    if (sent !== drawnMoves) { // a new list each time Python sends one
+      drawnMoves = sent;
+      const total = sent.reduce((n, c) => n + (c.partial ? c.count : 1), 0);
+      const playable = sent.map((c, i) => [c, i]).filter(([c]) => !c.partial);
       movesSelect.replaceChildren(h("option", { value: "" },
-        moves.length ? `Play a move… (${moves.length} legal)` : "No move for you now"),
-        ...moves.map((c, i) => h("option", { value: String(i) }, c.label)));
-      movesSelect.disabled = moves.length === 0;
+        total ? `Play a move… (${total} legal` +
+          (playable.length < total ? `; ${playable.length} listed, pick on the board for more)` : ")")
+          : "No move for you now"),
+        ...playable.map(([c, i]) => h("option", { value: String(i) }, c.label)));
+      movesSelect.disabled = playable.length === 0;
     }
   }
 

@@ -138,6 +138,9 @@ class Board(anywidget.AnyWidget):
     _esm = BASE_ESM
     _css = BASE_CSS
     game_css: ClassVar[str] = ""
+    # Above this many legal actions, only the first steps are sent, and the full choices under
+    # the first step a person selects (a "select" intent): redraws stay small as boards grow.
+    choices_limit: ClassVar[int] = 150
 
     title = t.Unicode("").tag(sync=True)
     svg = t.Unicode("").tag(sync=True)
@@ -264,6 +267,34 @@ class Board(anywidget.AnyWidget):
                                f"{self.control.bots[seat].name} bot")
             return
         self._say("error", self.explain(path))
+
+    def _intent_select(self, content: dict) -> None:
+        """The front end picked a first step of many: send the choices that follow it."""
+        path = content.get("path")
+        if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
+            raise AloftnbError("a select intent needs a path of keys")
+        self._selected_first = path[0]
+        self._publish()
+
+    def _choices_to_send(self) -> list[dict[str, Any]]:
+        rules, state = self.match.rules, self.match.state
+        legal = rules.legal_actions(state)
+        paths = [rules.action_path(state, a) for a in legal]
+        if len(legal) <= self.choices_limit:
+            return [{"path": path, "label": self.choice_label(a), "action": a.to_dict()}
+                    for a, path in zip(legal, paths)]
+        selected = getattr(self, "_selected_first", None)
+        choices: list[dict[str, Any]] = []
+        stubs: dict[str, dict[str, Any]] = {}
+        for action, path in zip(legal, paths):
+            if path[0] == selected or len(path) == 1:
+                choices.append({"path": path, "label": self.choice_label(action),
+                                "action": action.to_dict()})
+            elif path[0] in stubs:
+                stubs[path[0]]["count"] += 1
+            else:  # a first step standing for the choices after it, sent when it is selected
+                stubs[path[0]] = {"path": path[:1], "label": path[0], "partial": True, "count": 1}
+        return choices + list(stubs.values())
 
     def _intent_undo(self, content: dict) -> None:
         self.control.cancel()
@@ -417,8 +448,7 @@ class Board(anywidget.AnyWidget):
         bot = self.control.bots.get(seat) if seat is not None else None
         choices = []
         if seat is not None and bot is None and self._can_act(seat):
-            choices = [{"path": rules.action_path(state, a), "label": self.choice_label(a),
-                        "action": a.to_dict()} for a in rules.legal_actions(state)]
+            choices = self._choices_to_send()
         view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
             self.title = rules.title

@@ -323,3 +323,28 @@ board
     page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-scrubber').value === '6'")
     page.locator(f"{BOARD} .aloft-last").click()
     wait_until(lambda: kernel.eval_json("match.position") == end, what="the end again")
+
+
+def test_a_board_with_many_choices_fetches_those_after_a_selection(lab, lab_server, wait_until):
+    path = lab_server.write_notebook("scratch/many.ipynb", ["""
+import aloftnb
+match = aloftnb.new_match("alu", players=2, seed=1)
+board = match.board()
+type(board).choices_limit = 5  # pretend 22 legal actions are many
+board._publish()
+board
+"""])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    kernel = lab.kernel()
+    lab.output(f"{BOARD} svg")
+    assert "legal" in page.locator(key("tile:a1")).get_attribute("class")
+    assert kernel.eval_json("sum(1 for c in board.choices if c.get('partial'))") == 22
+    page.locator(key("tile:a1")).click()
+    page.wait_for_function(f"() => document.querySelector('{key('do:camp')}')"
+                           ".classList.contains('legal')")
+    assert "selected" in page.locator(key("tile:a1")).get_attribute("class")
+    page.locator(key("do:camp")).click()
+    wait_until(lambda: kernel.eval_json("match.position") == 1, what="the camp on a1")
+    assert kernel.eval_json("match.state.to_dict()['board']['a1']") == "circle"
