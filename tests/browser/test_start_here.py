@@ -136,7 +136,7 @@ def test_keyboard_reaches_every_element_and_selection_is_announced(lab):
     assert announce.text_content() == ""
 
     # Arrow keys also land on elements that cannot be played now (truck 0 carries RW), so a
-    # screen-reader user can hear them; Enter there explains instead of playing.
+    # screen-reader user can hear them; Enter there says what to do instead of playing.
     page.locator(key("truck:1")).focus()
     page.keyboard.press("ArrowLeft")
     focused = page.evaluate("() => document.activeElement.getAttribute('data-key')")
@@ -145,5 +145,5 @@ def test_keyboard_reaches_every_element_and_selection_is_announced(lab):
     page.keyboard.press("Enter")
     message = page.locator(f"{BOARD} .aloft-message.error")
     message.wait_for(state="visible")
-    assert message.text_content() == "nothing can be played there now"
+    assert message.text_content() == "pick a balloon first, then a free truck for it"
     assert kernel.eval_json("match.position") == start
