@@ -64,6 +64,10 @@ def test_play_by_clicking_and_edit_from_a_cell(lab, browser_report, wait_until):
     lab.page.wait_for_function(drawn("RW (red and white), flying at column 1, altitude 3"))
     assert kernel.eval_json("match.history[-1].kind") == "edit"
     if os.environ.get("ALOFTNB_SCREENSHOT"):  # how docs/board.png is made: opt-in, never in CI
+        lab.page.set_viewport_size({"width": 1400, "height": 1300})
+        lab.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        lab.page.wait_for_timeout(500)
+        lab.page.locator(BOARD).first.scroll_into_view_if_needed()
         lab.page.locator(BOARD).first.screenshot(path=os.environ["ALOFTNB_SCREENSHOT"])
 
     # 6. A click the rules refuse says why, and changes nothing.
