@@ -308,7 +308,7 @@ def test_a_message_goes_stale_when_the_position_or_view_changes(front_end):
 
 
 def test_a_one_seat_view_says_whose_turn_it_is(front_end):
-    match, board = new_board(viewer="seat:1")
+    _, board = new_board(viewer="seat:1")
     front_end(board, {"intent": "explain", "path": ["balloon:RW"]})
     assert board.message["text"].startswith("it is seat 0's turn; this view shows seat 1 only")
     assert "legal" not in board.message["text"]

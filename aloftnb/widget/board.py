@@ -439,7 +439,7 @@ class Board(anywidget.AnyWidget):
         self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
 
     def _publish(self) -> None:
-        match, rules, state = self.match, self.match.rules, self.match.state
+        match, rules = self.match, self.match.rules
         if self.message.get("text") and self._message_context != self._context():
             self._say("", "")  # the position or the view changed: the old message is stale
         seat = match.current_player
