@@ -258,9 +258,11 @@ function render({ model, el }) {
       ? document.activeElement.getAttribute("data-key") : null;
     svgBox.innerHTML = model.get("svg");
     const svg = svgBox.querySelector("svg");
-    if (svg && svg.getAttribute("width")) {
+    const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width")}px` : "";
+    if (width && width !== root.style.getPropertyValue("--aloft-drawing-width")) {
       // The drawing never shrinks below its own size (text stays readable): it scrolls instead.
-      root.style.setProperty("--aloft-drawing-width", `${svg.getAttribute("width")}px`);
+      // Set only when it changes: a new value restyles the whole board.
+      root.style.setProperty("--aloft-drawing-width", width);
     }
     // Keep only the part of the selection that still leads somewhere.
     let kept = selected.slice();
@@ -268,7 +270,7 @@ function render({ model, el }) {
     select(kept);
     if (focusedKey) {
       const again = svgBox.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-      if (again) again.focus();
+      if (again) again.focus({ preventScroll: true }); // it is where it was: no scroll, no layout
     }
     root.setAttribute("data-revision", String(model.get("revision")));
   }
