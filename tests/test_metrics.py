@@ -215,3 +215,10 @@ def test_live_gives_a_jupyter_bokeh_widget_with_bokeh_loaded_inline(results, mon
     widget = aloftnb.playtest.live(fig)
     assert type(widget).__name__ == "BokehModel" and loaded == ["inline"]
     assert type(aloftnb.playtest.live(results)).__name__ == "BokehModel"
+
+
+def test_plots_explain_their_marks(results):
+    legend = [item.label.value for item in win_rate_plot(results).legend[0].items]
+    assert legend == ["fair share (1/3)"]
+    bars = [r for r in position_heatmap(results).right if r.__class__.__name__ == "ColorBar"]
+    assert bars and bars[0].title == "pieces ended here"

@@ -119,9 +119,10 @@ def test_undo_and_redo_intents(front_end):
     match.play({"type": "unpack", "balloon": "PW", "truck": 0})
     front_end(board, {"intent": "undo"})
     assert match.position == 0 and board.can_redo and not board.can_undo
-    assert board.log[0]["undone"] is True
+    # the log keeps the undone step; the front end strikes out steps after `position`
+    assert board.position == 0 and board.timeline_length == 1 and len(board.log) == 1
     front_end(board, {"intent": "redo"})
-    assert match.position == 1 and board.log[0]["undone"] is False
+    assert match.position == 1 and board.position == 1
 
 
 def secrets_shown(board, colours):
@@ -292,3 +293,106 @@ def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused(front_end):
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(asyncio.run, scenario()).result(timeout=60)
+
+
+def test_a_message_goes_stale_when_the_position_or_view_changes(front_end):
+    match, board = new_board()
+    front_end(board, {"intent": "explain", "path": ["truck:0"]})
+    assert board.message["text"] == "pick a balloon first, then a free truck for it"
+    board._publish()  # a redraw with nothing changed keeps it
+    assert board.message["text"]
+    match.play(match.legal_actions()[0])
+    assert board.message["text"] == ""
+    front_end(board, {"intent": "explain", "path": ["truck:0"]})
+    match.undo()
+    assert board.message["text"] == ""
+    front_end(board, {"intent": "explain", "path": ["truck:0"]})
+    front_end(board, {"intent": "view", "viewer": "designer"})
+    assert board.message["text"] == ""
+
+
+def test_a_one_seat_view_says_whose_turn_it_is(front_end):
+    _, board = new_board(viewer="seat:1")
+    front_end(board, {"intent": "explain", "path": ["balloon:RW"]})
+    assert board.message["text"].startswith("it is seat 0's turn; this view shows seat 1 only")
+    assert "legal" not in board.message["text"]
+
+
+def test_goto_intent_moves_along_the_timeline_and_refuses_junk(front_end):
+    match, board = new_board()
+    for _ in range(4):
+        match.play(match.legal_actions()[0])
+    front_end(board, {"intent": "goto", "position": 1})
+    assert match.position == 1 and board.position == 1 and board.timeline_length == 4
+    for junk in ("2", 2.0, True, None, 99, -1):
+        front_end(board, {"intent": "goto", "position": junk})
+        assert match.position == 1 and board.message["text"].startswith("refused")
+    match.goto(3)  # from a cell: the board follows
+    assert board.position == 3
+
+
+def test_goto_pauses_bots_so_a_replay_is_not_cut_off(front_end):
+    match, board = new_board(bots={1: "random"})
+    match.play(match.legal_actions()[0])
+    board.step()
+    match.play(match.legal_actions()[0])
+    front_end(board, {"intent": "goto", "position": 1})  # seat 1 (a bot) to move there
+    assert not board.control.autoplay and board.autoplay is False
+    assert match.position == 1 and len(match.timeline) == 3
+
+
+def test_only_new_log_entries_travel_after_the_first_redraw():
+    match, board = new_board()
+    for _ in range(5):
+        match.play(match.legal_actions()[0])
+    assert board.log_delta["start"] == 4 and len(board.log_delta["entries"]) == 1
+    assert len(board.log) == 5  # the whole log, for views that say hello
+    match.undo(2)  # undoing changes no entry: nothing new to send
+    assert board.log_delta["start"] == 4 and board.position == 3
+    match.play(match.legal_actions()[-1])  # a new branch replaces the undone steps
+    assert board.log_delta["start"] == 3 and board.log_delta["length"] == 4
+    assert [e["text"] for e in board.log] == [str(e) for e in match.timeline]
+
+
+def test_recent_moves_are_those_since_the_viewed_seat_last_played():
+    match, board = new_board(bots={1: "random", 2: "random"})
+    match.play(match.legal_actions()[0])
+    board.step()
+    board.step()
+    assert board.recent["from"] == 1 and board.recent["to"] == 3
+    expected = [k for i in (1, 2)
+                for k in match.rules.action_path(match.state_at(i), match.history[i].action)]
+    assert board.recent["keys"] and set(board.recent["keys"]) <= set(expected)
+    board._set_viewer("seat:1")
+    board._publish()
+    assert (board.recent["from"], board.recent["to"]) == (2, 3)  # only seat 2 since seat 1
+
+
+def test_boards_of_replayed_results_name_the_bots():
+    results = aloftnb.simulate("balloons", players=2, games=1, bots=["random", "greedy"], seed=1,
+                               workers=1, progress=False)
+    match = aloftnb.results_match(results, 0)
+    board = match.board()
+    assert [seat["played_by"] for seat in board.seats] == ["random", "greedy"]
+    assert board.position == board.timeline_length == len(match.timeline)
+
+
+def test_many_choices_send_first_steps_then_what_follows_a_selection(front_end):
+    match = aloftnb.new_match("alu", players=2, seed=1)
+    board = match.board()
+    everything = [c["action"] for c in board.choices]
+    assert len(everything) == 22 and not any(c.get("partial") for c in board.choices)
+    type(board).choices_limit = 5  # the board's class (traitlets gives each instance its own)
+    try:
+        board._publish()
+        stubs = [c for c in board.choices if c.get("partial")]
+        assert {c["path"][0] for c in stubs} == {f"tile:{a['tile']}" for a in everything}
+        assert sum(c["count"] for c in stubs) == 22 and all(len(c["path"]) == 1 for c in stubs)
+        front_end(board, {"intent": "select", "path": ["tile:a1"]})
+        full = [c for c in board.choices if not c.get("partial")]
+        assert [c["action"] for c in full] == [a for a in everything if a["tile"] == "a1"]
+        assert all(c["path"][0] == "tile:a1" for c in full)
+        front_end(board, {"intent": "select", "path": "tile:a1"})
+        assert board.message["text"] == "refused: a select intent needs a path of keys"
+    finally:
+        del type(board).choices_limit

@@ -90,8 +90,13 @@ def win_rate_plot(df: pd.DataFrame) -> figure:
     fig.vbar(x="label", top="rate", width=0.6, source=source, color=Category10_10[0], alpha=0.8)
     fig.add_layout(Whisker(source=source, base="label", upper="high", lower="low"))
     if seats(df) > 1:
-        fig.add_layout(Span(location=1 / seats(df), dimension="width", line_dash="dashed",
+        share = 1 / seats(df)
+        fig.add_layout(Span(location=share, dimension="width", line_dash="dashed",
                             line_color="grey"))
+        # The span itself cannot be in a legend: a line on it, across the bars, names it.
+        fig.line(x=labels, y=[share] * len(labels), line_dash="dashed", line_color="grey",
+                 legend_label=f"fair share (1/{seats(df)})")
+        fig.legend.location = "top_right"
     return fig
 
 
@@ -136,7 +141,8 @@ def position_heatmap(df: pd.DataFrame) -> figure | None:
                  tooltips=[(x_name, "@x"), (y_name, "@y"), ("pieces", "@count")])
     fig.rect(x="x", y="y", width=1, height=1, source=source, line_color=None,
              fill_color={"field": "count", "transform": mapper})
-    fig.add_layout(ColorBar(color_mapper=mapper, ticker=BasicTicker(), width=10), "right")
+    fig.add_layout(ColorBar(color_mapper=mapper, ticker=BasicTicker(), width=10,
+                            title="pieces ended here"), "right")
     fig.xaxis.ticker = list(range(1, width + 1))
     fig.yaxis.ticker = list(range(1, height + 1))
     return fig

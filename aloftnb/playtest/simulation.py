@@ -249,4 +249,7 @@ def results_match(results: pd.DataFrame, index: int) -> Match:
                 raise AloftnbError(
                     f"row {index}: replaying gives seat {seat} a score of {score}, the results "
                     f"say {recorded} (results from other rules?)")
+    # Who played each seat, so a board of this replay names the bots (it plays none itself).
+    match.played_by = {seat: str(row[f"bot_{seat}"]) for seat in range(match.players)
+                       if isinstance(row.get(f"bot_{seat}"), str)}
     return match

@@ -3,6 +3,7 @@
 // them and turns clicks and keys into intents. It never decides a rule.
 
 const KERNEL_SILENT_MS = 4000;
+const WAITING_MS = 300; // after this, a click without an answer shows a "waiting" cursor
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -22,7 +23,10 @@ function startsWith(path, prefix) {
 function render({ model, el }) {
   let selected = []; // the click path chosen so far (local to this view)
   let intentId = 0;
+  let dismissed = null; // the message number this view hid because the selection changed
+  let logEntries = (model.get("log") || []).slice(); // kept up to date from log_delta
   const pending = new Map(); // intent id -> timer, to notice a kernel that does not answer
+  const lastFocused = new Map(); // board region -> the data-key last focused in it
 
   const title = h("div", { class: "aloft-title" });
   const status = h("div", { class: "aloft-status", role: "status", "aria-live": "polite" });
@@ -35,8 +39,8 @@ function render({ model, el }) {
   const menu = h("div", { class: "aloft-menu", role: "group", "aria-label": "Choices" });
   const announcer = h("div", { class: "aloft-announce", "aria-live": "polite" });
   const message = h("div", { class: "aloft-message", role: "alert" });
-  const banner = h("div", { class: "aloft-banner", hidden: "" },
-    "No answer from the kernel. If it was restarted, run the cell that shows this board again.");
+  // Laid over the board (never pushing it down) when the kernel is gone or does not answer.
+  const offline = h("div", { class: "aloft-offline", role: "alert", hidden: "" });
 
   const undoButton = h("button", { type: "button", class: "aloft-undo" }, "↶ Undo");
   const redoButton = h("button", { type: "button", class: "aloft-redo" }, "Redo ↷");
@@ -47,6 +51,21 @@ function render({ model, el }) {
   const controls = h("div", { class: "aloft-controls" }, undoButton, redoButton,
     h("label", {}, autoplayBox, " bots play by themselves"), stepButton, thinking);
 
+  // The timeline: replay any game on the board itself, in step with undo/redo and match.goto.
+  const firstButton = h("button", { type: "button", class: "aloft-first", title: "Start",
+    "aria-label": "Go to the start" }, "|◀");
+  const backButton = h("button", { type: "button", class: "aloft-back", title: "Back one step",
+    "aria-label": "Back one step" }, "◀");
+  const forwardButton = h("button", { type: "button", class: "aloft-forward",
+    title: "Forward one step", "aria-label": "Forward one step" }, "▶");
+  const lastButton = h("button", { type: "button", class: "aloft-last", title: "Latest",
+    "aria-label": "Go to the latest step" }, "▶|");
+  const scrubber = h("input", { type: "range", class: "aloft-scrubber", min: "0", max: "0",
+    step: "1", value: "0", "aria-label": "Position in the game" });
+  const where = h("span", { class: "aloft-where" });
+  const timeline = h("div", { class: "aloft-timeline", role: "group", "aria-label": "Timeline" },
+    firstButton, backButton, scrubber, forwardButton, lastButton, where);
+
   const seatList = h("div", { class: "aloft-seats", role: "group", "aria-label": "Seats" });
   const log = h("ol", { class: "aloft-log", "aria-label": "Move log" });
   const side = h("div", { class: "aloft-side" },
@@ -54,22 +73,48 @@ function render({ model, el }) {
     h("div", { class: "aloft-side-title" }, "Moves"), movesSelect,
     h("div", { class: "aloft-side-title" }, "Log"), log);
 
+  const play = h("div", { class: "aloft-play" }, svgBox, timeline, controls, message, menu,
+    announcer);
   const root = h("div", { class: "aloft-board", tabindex: "-1" },
-    header, banner, h("div", { class: "aloft-main" },
-      h("div", { class: "aloft-play" }, svgBox, menu, announcer, message, controls), side));
+    header, h("div", { class: "aloft-main" }, play, side), offline);
   el.append(root);
+
+  function showOffline(text) {
+    offline.textContent = text;
+    offline.hidden = false;
+    root.classList.add("aloft-is-offline");
+  }
 
   function send(content) {
     const id = ++intentId;
-    pending.set(id, setTimeout(() => { banner.hidden = false; }, KERNEL_SILENT_MS));
+    const waiting = setTimeout(() => root.classList.add("aloft-waiting"), WAITING_MS);
+    const silent = setTimeout(() => showOffline(
+      "No answer from the kernel. If it was restarted, run the cell that shows this board again."),
+    KERNEL_SILENT_MS);
+    pending.set(id, [waiting, silent]);
     model.send({ ...content, id });
   }
 
   function onCustomMessage(content) {
     if (content && content.ack !== undefined && pending.has(content.ack)) {
-      clearTimeout(pending.get(content.ack));
+      for (const timer of pending.get(content.ack)) clearTimeout(timer);
       pending.delete(content.ack);
-      banner.hidden = true;
+      if (pending.size === 0) root.classList.remove("aloft-waiting");
+      offline.hidden = true;
+      root.classList.remove("aloft-is-offline", "aloft-disconnected");
+    }
+  }
+
+  // The widget manager tells every model when its kernel restarts (the comm is then gone for
+  // good): say so at once. A kernel that still answers (an ack below) clears it again.
+  function onCommLive() {
+    root.classList.add("aloft-disconnected");
+    showOffline("Disconnected: the kernel was restarted or stopped. Run the cell that shows " +
+      "this board again to play on.");
+    try {
+      send({ intent: "hello" });
+    } catch (error) {
+      // a closed comm may refuse to send: the notice stays
     }
   }
 
@@ -90,34 +135,45 @@ function render({ model, el }) {
     return steps;
   }
 
+  function select(path) {
+    if (path.join("\u0000") !== selected.join("\u0000")) {
+      dismissed = (model.get("message") || {}).n; // a new selection: the old message is stale
+      drawMessage();
+    }
+    selected = path;
+    decorate();
+  }
+
   function activate(key) {
     const path = [...selected, key];
     const matching = choices().filter((c) => startsWith(c.path, path));
     if (selected.includes(key)) {
-      selected = selected.slice(0, selected.indexOf(key));
-      decorate();
+      select(selected.slice(0, selected.indexOf(key)));
       return;
     }
     if (matching.length === 0 && selected.length && choices().some((c) => c.path[0] === key)) {
-      selected = []; // another first step: switch to it rather than refuse
+      select([]); // another first step: switch to it rather than refuse
       activate(key);
       return;
     }
     if (matching.length === 0) {
+      // Explain why, and keep what was already chosen (a second click may just be a slip).
       send({ intent: "explain", path });
-      selected = [];
-      decorate();
+      return;
+    }
+    if (matching.some((c) => c.partial)) {
+      // Many choices: Python sent only first steps; ask for the ones after this one.
+      select(path);
+      send({ intent: "select", path });
       return;
     }
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
-      selected = [];
+      select([]);
       send({ intent: "play", action: complete[0].action });
-      decorate();
       return;
     }
-    selected = path;
-    decorate();
+    select(path);
     const fromKeyboard = document.activeElement && root.contains(document.activeElement);
     const next = nextSteps();
     const drawnNext = [...next.keys()].some((k) => svgBox.querySelector(`[data-key="${CSS.escape(k)}"]`));
@@ -127,9 +183,17 @@ function render({ model, el }) {
     }
   }
 
+  // A board region: the nearest group inside the drawing (ALU: tiles, actions), else the drawing.
+  function regionOf(node) {
+    const group = node.parentElement && node.parentElement.closest("[role=group]");
+    return group && svgBox.contains(group) ? group : svgBox;
+  }
+
   function decorate() {
     const steps = nextSteps();
     const drawn = new Set();
+    const recent = new Set((model.get("recent") || {}).keys || []);
+    const regions = new Map();
     for (const node of svgBox.querySelectorAll("[data-key]")) {
       const key = node.getAttribute("data-key");
       drawn.add(key);
@@ -137,10 +201,24 @@ function render({ model, el }) {
       const chosen = selected.includes(key);
       node.classList.toggle("legal", legal);
       node.classList.toggle("selected", chosen);
+      node.classList.toggle("recent", recent.has(key));
       node.setAttribute("role", "button");
-      node.setAttribute("tabindex", legal || chosen ? "0" : "-1");
+      node.setAttribute("tabindex", "-1");
       node.setAttribute("aria-disabled", legal || chosen ? "false" : "true");
       node.setAttribute("aria-pressed", chosen ? "true" : "false");
+      const region = regionOf(node);
+      if (!regions.has(region)) regions.set(region, []);
+      regions.get(region).push(node);
+    }
+    // One Tab stop per region (arrow keys move inside it): the focused element if it is there,
+    // else the selection, else the first playable element, else the one focused last.
+    for (const [region, nodes] of regions) {
+      const remembered = lastFocused.get(region);
+      const stop = nodes.find((n) => n === document.activeElement) ||
+        nodes.find((n) => n.classList.contains("selected")) ||
+        nodes.find((n) => n.classList.contains("legal")) ||
+        nodes.find((n) => n.getAttribute("data-key") === remembered) || nodes[0];
+      stop.setAttribute("tabindex", "0");
     }
     menu.replaceChildren();
     if (selected.length) {
@@ -148,7 +226,7 @@ function render({ model, el }) {
         startsWith(c.path, selected));
       for (const choice of exact) {
         menu.append(h("button", { type: "button", class: "aloft-choice",
-          onclick: () => { selected = []; send({ intent: "play", action: choice.action }); decorate(); },
+          onclick: () => { select([]); send({ intent: "play", action: choice.action }); },
         }, choice.label));
       }
     }
@@ -161,7 +239,7 @@ function render({ model, el }) {
     }
     if (selected.length) {
       menu.append(h("button", { type: "button", class: "aloft-cancel",
-        onclick: () => { selected = []; decorate(); } }, "Cancel (Esc)"));
+        onclick: () => select([]) }, "Cancel (Esc)"));
     }
     const hint = model.get("selection_hint") || {};
     menu.setAttribute("data-selected", selected.join(" "));
@@ -179,13 +257,22 @@ function render({ model, el }) {
     const focusedKey = document.activeElement && svgBox.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
     svgBox.innerHTML = model.get("svg");
+    const svg = svgBox.querySelector("svg");
+    const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width")}px` : "";
+    if (width && width !== root.style.getPropertyValue("--aloft-drawing-width")) {
+      // The drawing never shrinks below its own size (text stays readable): it scrolls instead.
+      // Set only when it changes: a new value restyles the whole board.
+      root.style.setProperty("--aloft-drawing-width", width);
+    }
     // Keep only the part of the selection that still leads somewhere.
-    while (selected.length && !choices().some((c) => startsWith(c.path, selected))) selected.pop();
-    decorate();
+    let kept = selected.slice();
+    while (kept.length && !choices().some((c) => startsWith(c.path, kept))) kept.pop();
+    select(kept);
     if (focusedKey) {
       const again = svgBox.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-      if (again) again.focus();
+      if (again) again.focus({ preventScroll: true }); // it is where it was: no scroll, no layout
     }
+    root.setAttribute("data-revision", String(model.get("revision")));
   }
 
   function drawHeader() {
@@ -196,11 +283,58 @@ function render({ model, el }) {
     viewerSelect.replaceChildren(...viewers.map(([value, label]) =>
       h("option", value === current ? { value, selected: "" } : { value }, label)));
     const reveal = model.get("reveal_label");
-    revealButton.hidden = !reveal;
-    revealButton.textContent = reveal || "";
+    revealButton.classList.toggle("aloft-unused", !reveal); // keeps its place: nothing jumps
+    revealButton.disabled = !reveal;
+    revealButton.textContent = reveal || "Show colour card";
     revealButton.setAttribute("aria-pressed", model.get("revealed") ? "true" : "false");
   }
 
+  function drawTimeline() {
+    const position = model.get("position") || 0;
+    const length = model.get("timeline_length") || 0;
+    scrubber.max = String(length);
+    scrubber.value = String(position);
+    scrubber.disabled = length === 0;
+    firstButton.disabled = backButton.disabled = position === 0;
+    forwardButton.disabled = lastButton.disabled = position >= length;
+    where.textContent = `step ${position} of ${length}`;
+  }
+
+  function drawLog() {
+    const position = model.get("position") || 0;
+    const recent = model.get("recent") || {};
+    const from = recent.from ?? position, to = recent.to ?? position;
+    log.replaceChildren(...logEntries.map((entry, i) => {
+      const step = i + 1;
+      const classes = [step > position ? "undone" : "", step === position ? "current" : "",
+        step > from && step <= to ? "recent" : ""].filter(Boolean).join(" ");
+      return h("li", { class: classes, "data-step": String(step) }, entry.text);
+    }));
+    // The log follows the current position (not the end, which may hold undone steps). Read
+    // its layout in the next frame, so a click's redraw never waits for a forced layout.
+    requestAnimationFrame(() => {
+      const current = log.querySelector("li.current");
+      log.scrollTop = current
+        ? Math.max(0, current.offsetTop - log.clientHeight + current.offsetHeight + 4) : 0;
+    });
+  }
+
+  function onLogDelta() {
+    const delta = model.get("log_delta") || {};
+    if (typeof delta.start !== "number" || delta.start > logEntries.length) {
+      send({ intent: "hello" }); // missed a step: ask for the whole log again
+      return;
+    }
+    logEntries = logEntries.slice(0, delta.start).concat(delta.entries || []);
+    later("log");
+  }
+
+  function onFullLog() {
+    logEntries = (model.get("log") || []).slice();
+    later("log");
+  }
+
+  let drawnSeats = null, drawnMoves = null; // what the seat list and the moves menu show
   function drawSide() {
     undoButton.disabled = !model.get("can_undo");
     redoButton.disabled = !model.get("can_redo");
@@ -209,29 +343,49 @@ function render({ model, el }) {
     const bots = model.get("bot_names") || [];
     stepButton.disabled = !model.get("bot_to_move");
     thinking.textContent = model.get("thinking") ? "thinking…" : "";
+    drawTimeline();
+    const seatsKey = JSON.stringify([seats, bots]);
+    if (seatsKey !== drawnSeats) {
+      drawnSeats = seatsKey;
+      drawSeats(seats, bots);
+    }
+    const sent = choices();
+    if (sent !== drawnMoves) { // a new list each time Python sends one
+      drawnMoves = sent;
+      const total = sent.reduce((n, c) => n + (c.partial ? c.count : 1), 0);
+      const playable = sent.map((c, i) => [c, i]).filter(([c]) => !c.partial);
+      movesSelect.replaceChildren(h("option", { value: "" },
+        total ? `Play a move… (${total} legal` +
+          (playable.length < total ? `; ${playable.length} listed, pick on the board for more)` : ")")
+          : "No move for you now"),
+        ...playable.map(([c, i]) => h("option", { value: String(i) }, c.label)));
+      movesSelect.disabled = playable.length === 0;
+    }
+  }
+
+  function drawSeats(seats, bots) {
     seatList.replaceChildren(...seats.map((seat) => {
+      const names = ["human", ...bots];
+      const options = names.map((name) => h("option",
+        name === seat.controller && !seat.played_by ? { value: name, selected: "" } : { value: name },
+        name));
+      if (seat.played_by) { // a replayed game: say which bot played this seat
+        options.unshift(h("option", { value: "", selected: "", disabled: "" },
+          `${seat.played_by} (replay)`));
+      }
       const select = h("select", { "aria-label": `Who plays seat ${seat.seat}`,
         onchange: (event) => send({ intent: "seat", seat: seat.seat, controller: event.target.value }) },
-        ...["human", ...bots].map((name) => h("option",
-          name === seat.controller ? { value: name, selected: "" } : { value: name }, name)));
+        ...options);
       return h("div", { class: seat.to_move ? "aloft-seat to-move" : "aloft-seat" },
         h("span", { class: "aloft-seat-label" }, seat.label), select);
     }));
-    const moves = choices();
-    movesSelect.replaceChildren(h("option", { value: "" },
-      moves.length ? `Play a move… (${moves.length} legal)` : "No move for you now"),
-      ...moves.map((c, i) => h("option", { value: String(i) }, c.label)));
-    movesSelect.disabled = moves.length === 0;
-    const entries = model.get("log") || [];
-    log.replaceChildren(...entries.map((entry) =>
-      h("li", { class: entry.undone ? "undone" : "" }, entry.text)));
-    log.scrollTop = log.scrollHeight;
   }
 
   function drawMessage() {
     const msg = model.get("message") || {};
-    message.textContent = msg.text || "";
-    message.className = `aloft-message ${msg.kind || ""}`;
+    const text = msg.n === dismissed ? "" : msg.text || "";
+    message.textContent = text;
+    message.className = `aloft-message ${text ? msg.kind || "" : ""}`;
   }
 
   // Clicks and keys on the board.
@@ -239,27 +393,49 @@ function render({ model, el }) {
     const node = event.target.closest("[data-key]");
     if (node && svgBox.contains(node)) activate(node.getAttribute("data-key"));
   });
+  svgBox.addEventListener("focusin", (event) => {
+    const node = event.target.closest && event.target.closest("[data-key]");
+    if (!node) return;
+    lastFocused.set(regionOf(node), node.getAttribute("data-key"));
+    for (const other of regionOf(node).querySelectorAll("[data-key]")) {
+      if (regionOf(other) === regionOf(node)) other.setAttribute("tabindex", other === node ? "0" : "-1");
+    }
+  });
   root.addEventListener("keydown", (event) => {
+    // Every key typed on the board stays with the board: JupyterLab's command-mode shortcuts
+    // (m, a, b, d d, 0 0, z...) must not change the notebook around it.
+    event.stopPropagation();
     const node = event.target.closest && event.target.closest("[data-key]");
     if ((event.key === "Enter" || event.key === " ") && node && svgBox.contains(node)) {
       event.preventDefault();
       activate(node.getAttribute("data-key"));
     } else if (event.key === "Escape") {
-      selected = [];
-      decorate();
+      event.preventDefault();
+      if (selected.length) {
+        select([]);
+      } else {
+        // Nothing to cancel: give the keyboard back to the notebook (its cell stays selected).
+        const notebook = root.closest(".jp-Notebook");
+        if (notebook) notebook.focus();
+        else if (document.activeElement) document.activeElement.blur();
+      }
     } else if (event.key.startsWith("Arrow") && node && svgBox.contains(node)) {
       event.preventDefault();
       moveFocus(node, event.key);
     }
   });
+  // Lumino listens for shortcuts on keydown; keypress/keyup are kept too for other handlers.
+  for (const type of ["keypress", "keyup"]) root.addEventListener(type, (e) => e.stopPropagation());
 
-  // Arrow keys move to the nearest focusable board element in that direction.
+  // Arrow keys move to the nearest board element of the same region in that direction.
   function moveFocus(from, key) {
     const a = from.getBoundingClientRect();
     const ax = a.x + a.width / 2, ay = a.y + a.height / 2;
+    const region = regionOf(from);
     let best = null, bestScore = Infinity;
     for (const node of svgBox.querySelectorAll("[data-key]")) {
-      if (node === from) continue; // every element, playable or not, so all can be heard
+      // every element, playable or not, so all can be heard
+      if (node === from || regionOf(node) !== region) continue;
       const b = node.getBoundingClientRect();
       const dx = b.x + b.width / 2 - ax, dy = b.y + b.height / 2 - ay;
       const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
@@ -271,8 +447,14 @@ function render({ model, el }) {
     if (best) best.focus();
   }
 
+  const goto = (position) => send({ intent: "goto", position });
   undoButton.addEventListener("click", () => send({ intent: "undo" }));
   redoButton.addEventListener("click", () => send({ intent: "redo" }));
+  firstButton.addEventListener("click", () => goto(0));
+  backButton.addEventListener("click", () => goto((model.get("position") || 0) - 1));
+  forwardButton.addEventListener("click", () => goto((model.get("position") || 0) + 1));
+  lastButton.addEventListener("click", () => goto(model.get("timeline_length") || 0));
+  scrubber.addEventListener("change", () => goto(Number(scrubber.value)));
   stepButton.addEventListener("click", () => send({ intent: "step" }));
   autoplayBox.addEventListener("change", () => send({ intent: "autoplay", on: autoplayBox.checked }));
   viewerSelect.addEventListener("change", () => send({ intent: "view", viewer: viewerSelect.value }));
@@ -282,23 +464,47 @@ function render({ model, el }) {
     if (movesSelect.value !== "" && choice) send({ intent: "play", action: choice.action });
   });
 
-  const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawMessage(); };
-  model.on("change:svg", drawSvg);
-  model.on("change:choices", () => { drawSvg(); drawSide(); });
+  // One Python change sets many traits at once; draw each part once, after all of them.
+  const dirty = new Set();
+  function later(part) {
+    if (dirty.size === 0) queueMicrotask(flush);
+    dirty.add(part);
+  }
+  function flush() {
+    const parts = new Set(dirty);
+    dirty.clear();
+    if (parts.has("header")) drawHeader();
+    if (parts.has("svg")) drawSvg();
+    else if (parts.has("decorate")) decorate();
+    if (parts.has("side")) drawSide();
+    else if (parts.has("timeline")) drawTimeline();
+    if (parts.has("log")) drawLog();
+    if (parts.has("message")) drawMessage();
+  }
+  const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawLog(); drawMessage(); };
+  for (const name of ["svg", "choices"]) model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  model.on("change:recent", () => { later("decorate"); later("log"); });
+  model.on("change:selection_hint", () => later("decorate"));
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label"]) {
-    model.on(`change:${name}`, drawHeader);
+    model.on(`change:${name}`, () => later("header"));
   }
-  for (const name of ["log", "seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move"]) {
-    model.on(`change:${name}`, drawSide);
+  for (const name of ["seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move",
+    "timeline_length"]) {
+    model.on(`change:${name}`, () => later("side"));
   }
-  model.on("change:message", drawMessage);
+  model.on("change:position", () => { later("timeline"); later("log"); });
+  model.on("change:log_delta", onLogDelta);
+  model.on("change:log", onFullLog);
+  model.on("change:message", () => { dismissed = null; later("message"); });
   model.on("msg:custom", onCustomMessage);
+  model.on("comm_live_update", onCommLive);
   redraw();
   send({ intent: "hello" });
 
   return () => {
-    for (const timer of pending.values()) clearTimeout(timer);
+    for (const timers of pending.values()) for (const timer of timers) clearTimeout(timer);
     model.off("msg:custom", onCustomMessage);
+    model.off("comm_live_update", onCommLive);
   };
 }
 

@@ -264,13 +264,22 @@ class Board(anywidget.AnyWidget):
     _esm = BASE_ESM
     _css = BASE_CSS
     game_css: ClassVar[str] = ""
+    # Above this many legal actions, only the first steps are sent, and the full choices under
+    # the first step a person selects (a "select" intent): redraws stay small as boards grow.
+    choices_limit: ClassVar[int] = 150
 
     title = t.Unicode("").tag(sync=True)
     svg = t.Unicode("").tag(sync=True)
     choices = t.List().tag(sync=True)
     selection_hint = t.Dict().tag(sync=True)
     status = t.Unicode("").tag(sync=True)
+    # The whole log is synced when a view says hello; after that only log_delta (the entries
+    # from the first one that changed) travels, so a long game does not resend its history.
     log = t.List().tag(sync=True)
+    log_delta = t.Dict().tag(sync=True)
+    position = t.Int(0).tag(sync=True)
+    timeline_length = t.Int(0).tag(sync=True)
+    recent = t.Dict().tag(sync=True)  # {"keys": data-keys, "from": step, "to": step} to highlight
     message = t.Dict().tag(sync=True)
     viewer = t.Unicode("turn").tag(sync=True)
     viewers = t.List().tag(sync=True)
@@ -319,6 +328,8 @@ class Board(anywidget.AnyWidget):
         self.match = match
         self.control = control
         self._messages = 0
+        self._message_context: tuple | None = None
+        self._played_by: dict[int, str] = dict(getattr(match, "played_by", None) or {})
         self._revealed_for: int | None = None
         self._set_viewer(viewer)
         if bot_delay is not None:
@@ -368,6 +379,20 @@ class Board(anywidget.AnyWidget):
 
     def _intent_hello(self, content: dict) -> None:
         self._publish()
+        self.send_state("log")  # a new view (or one that missed a step) gets the whole log
+
+    def _intent_goto(self, content: dict) -> None:
+        """The timeline: jump to any step, as `match.goto` does from a cell."""
+        position = content.get("position")
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise AloftnbError(f"a goto intent needs a whole-number position, not {position!r}")
+        self.control.cancel()
+        if position < len(self.match.timeline) and self.control.bots and self.control.autoplay:
+            # Bots would play from the replayed position and cut off the rest of the timeline.
+            self.control.autoplay = False
+            self._say("info", "bots paused while you replay; tick 'bots play by themselves' to "
+                              "let them play on from here")
+        self.match.goto(position)
 
     def _intent_play(self, content: dict) -> None:
         seat = self.match.current_player
@@ -376,25 +401,61 @@ class Board(anywidget.AnyWidget):
         if not self._can_act(seat):
             raise AloftnbError(f"this view is seat {self.viewer[5:]}'s; it is seat {seat}'s turn")
         self.match.play(content.get("action"))
-        self._say("", "")
 
     def _intent_explain(self, content: dict) -> None:
         path = content.get("path")
         if (not isinstance(path, list) or not path or len(path) > 8
                 or not all(isinstance(k, str) and 0 < len(k) <= 100 for k in path)):
             raise AloftnbError("an explain intent needs a path of 1 to 8 short keys")
+        seat = self.match.current_player
+        if seat is not None and not self.match.is_over and not self._can_act(seat):
+            # A one-seat view never plays another seat's turn.
+            self._say("error", f"it is seat {seat}'s turn; this view shows seat "
+                               f"{self.viewer[5:]} only (choose 'Hot seat' or 'Seat {seat} only' "
+                               "in View to play it)")
+            return
+        if seat is not None and seat in self.control.bots and not self.match.is_over:
+            self._say("error", f"it is seat {seat}'s turn, played by the "
+                               f"{self.control.bots[seat].name} bot")
+            return
         self._say("error", _clip(self.explain(path)))
+
+    def _intent_select(self, content: dict) -> None:
+        """The front end picked a first step of many: send the choices that follow it."""
+        path = content.get("path")
+        if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
+            raise AloftnbError("a select intent needs a path of keys")
+        self._selected_first = path[0]
+        self._publish()
+
+    def _choices_to_send(self) -> list[dict[str, Any]]:
+        rules, state = self.match.rules, self.match.state
+        legal = rules.legal_actions(state)
+        paths = [rules.action_path(state, a) for a in legal]
+        if len(legal) <= self.choices_limit:
+            return [{"path": path, "label": self.choice_label(a), "action": a.to_dict()}
+                    for a, path in zip(legal, paths)]
+        selected = getattr(self, "_selected_first", None)
+        choices: list[dict[str, Any]] = []
+        stubs: dict[str, dict[str, Any]] = {}
+        for action, path in zip(legal, paths):
+            if path[0] == selected or len(path) == 1:
+                choices.append({"path": path, "label": self.choice_label(action),
+                                "action": action.to_dict()})
+            elif path[0] in stubs:
+                stubs[path[0]]["count"] += 1
+            else:  # a first step standing for the choices after it, sent when it is selected
+                stubs[path[0]] = {"path": path[:1], "label": path[0], "partial": True, "count": 1}
+        return choices + list(stubs.values())
 
     def _intent_undo(self, content: dict) -> None:
         self.control.cancel()
         self.match.goto(self._undo_target())
-        self._say("", "")
 
     def _intent_redo(self, content: dict) -> None:
         if not self.match.can_redo:
             raise AloftnbError("nothing to redo")
         self.match.redo()
-        self._say("", "")
 
     def _intent_view(self, content: dict) -> None:
         self._set_viewer(content.get("viewer"))
@@ -433,10 +494,7 @@ class Board(anywidget.AnyWidget):
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            # No kernel loop: think here. A failure is reported by the control; a move clears the
-            # last refusal, which no longer applies.
-            if control.step():
-                self._say("", "")
+            control.step()  # no kernel loop: think here; a failure is reported by the control
             return
         control.think()  # in a kernel: think off the event loop
 
@@ -484,23 +542,74 @@ class Board(anywidget.AnyWidget):
 
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
+        self._message_context = self._context()
         self.message = {"kind": kind, "text": _clip(text), "n": self._messages}
+
+    def _context(self) -> tuple:
+        """What a message is about: once the position or the view changes, it is stale."""
+        return (self.match.position, len(self.match.timeline), self.viewer, self.revealed)
+
+    def recent_steps(self) -> tuple[int, int]:
+        """The steps (from, to] since the seat this board shows last acted: what others did.
+
+        The seat is the viewed one, or the one to move (hot seat and designer views). Its own
+        latest moves are skipped, so during a turn of several actions the others' moves stay
+        marked. After the game (or with no seat to move) the last step is marked.
+        """
+        match = self.match
+        history = match.history
+        end = len(history)
+        seat = int(self.viewer[5:]) if self.viewer.startswith("seat:") else match.current_player
+        if seat is None:
+            return (max(0, end - 1), end)
+        i = end
+        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat == seat:
+            i -= 1
+        top = i
+        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat != seat:
+            i -= 1
+        return (i, top)
 
     def view_dict(self) -> dict[str, Any]:
         rules, state = self.match.rules, self.match.state
         seat = self._viewing_seat()
         return rules.state_to_dict(state) if seat == "all" else rules.view(state, seat)
 
+    def recent_keys(self, steps: range) -> list[str]:
+        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it."""
+        match, keys = self.match, []
+        for i in steps:
+            entry = match.history[i]
+            if entry.kind == "action":
+                before = match.state_at(i)
+                keys.extend(k for k in match.rules.action_path(before, entry.action) if k not in keys)
+        return keys
+
+    def _publish_log(self) -> None:
+        match = self.match
+        entries = [{"text": str(entry), "seat": entry.seat} for entry in match.timeline]
+        sent = self.log
+        start = 0
+        while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
+            start += 1
+        if start == len(sent) == len(entries):
+            return
+        # Keep the whole log current for views that say hello, without syncing it each time
+        # (traitlets' own store: no change event, so nothing is sent).
+        self._trait_values["log"] = entries
+        self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
+
     def _publish(self) -> None:
-        match, rules, state = self.match, self.match.rules, self.match.state
+        match, rules = self.match, self.match.rules
+        if self.message.get("text") and self._message_context != self._context():
+            self._say("", "")  # the position or the view changed: the old message is stale
         seat = match.current_player
         if self.revealed and (seat is None or seat != self._revealed_for):
             self.revealed, self._revealed_for = False, None  # a new player sits down: hide again
         bot = self.control.bots.get(seat) if seat is not None else None
         choices = []
         if seat is not None and bot is None and self._can_act(seat):
-            choices = [{"path": rules.action_path(state, a), "label": self.choice_label(a),
-                        "action": a.to_dict()} for a in rules.legal_actions(state)]
+            choices = self._choices_to_send()
         view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
             self.title = rules.title
@@ -508,15 +617,20 @@ class Board(anywidget.AnyWidget):
             self.choices = choices
             self.selection_hint = self.hints()
             self.status = self.status_text()
-            self.log = [{"text": str(entry), "undone": i > match.position}
-                        for i, entry in enumerate(match.timeline, start=1)]
+            self._publish_log()
+            self.position = match.position
+            self.timeline_length = len(match.timeline)
+            start, end = self.recent_steps()
+            self.recent = {"keys": self.recent_keys(range(start, end)), "from": start, "to": end}
             self.viewers = [["turn", "Hot seat (player to move)"],
                             ["designer", "Designer (everything)"]] + [
                 [f"seat:{p}", f"Seat {p} only"] for p in range(match.players)]
             self.reveal_label = self.reveal_text()
             self.seats = [{"seat": p, "label": self.seat_label(p, view),
                            "controller": self.control.bots[p].name if p in self.control.bots
-                           else "human", "to_move": p == seat} for p in range(match.players)]
+                           else "human", "to_move": p == seat,
+                           "played_by": self._played_by.get(p) if p not in self.control.bots
+                           else None} for p in range(match.players)]
             self.bot_names = sorted(BOTS)
             self.autoplay = self.control.autoplay
             self.thinking = self.control.thinking

@@ -1,5 +1,5 @@
 """The playtesting notebook in real JupyterLab: bokeh plots draw offline, and the most lopsided
-game opens in its board and replays move by move from the slider."""
+game opens in its board and replays move by move from the board's own timeline."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 NOTEBOOK = "notebooks/playtesting.ipynb"
 
 
-def test_plots_draw_offline_and_the_replay_slider_drives_the_board(lab, browser_report):
+def test_plots_draw_offline_and_the_board_replays_the_game(lab, browser_report):
     outside = []
     lab.page.on("request", lambda request: outside.append(request.url)
                 if urlparse(request.url).hostname not in ("127.0.0.1", None) else None)
@@ -22,13 +22,14 @@ def test_plots_draw_offline_and_the_replay_slider_drives_the_board(lab, browser_
     assert canvases.count() >= 4
     assert [url for url in outside if not url.startswith(("data:", "blob:"))] == []
 
-    # The replay board follows the slider: match.goto(n) redraws it.
+    # The replay board's own timeline: its scrubber calls match.goto(n) and the board follows.
     kernel = lab.kernel()
     end = kernel.eval_json("match.position")
     assert kernel.eval_json("match.is_over") is True
     board = lab.page.locator(".aloft-board").last
     assert "Game over" in board.locator(".aloft-status").text_content()
-    kernel.execute("step.value = 3")
+    assert board.locator(".aloft-scrubber").input_value() == str(end)  # it opens at the end
+    board.locator(".aloft-scrubber").fill("3")
     lab.page.wait_for_function(
         "() => [...document.querySelectorAll('.aloft-board')].pop()"
         ".querySelector('.aloft-status').textContent.includes('to play')")

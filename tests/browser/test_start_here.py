@@ -64,6 +64,10 @@ def test_play_by_clicking_and_edit_from_a_cell(lab, browser_report, wait_until):
     lab.page.wait_for_function(drawn("RW (red and white), flying at column 1, altitude 3"))
     assert kernel.eval_json("match.history[-1].kind") == "edit"
     if os.environ.get("ALOFTNB_SCREENSHOT"):  # how docs/board.png is made: opt-in, never in CI
+        lab.page.set_viewport_size({"width": 1400, "height": 1300})
+        lab.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        lab.page.wait_for_timeout(500)
+        lab.page.locator(BOARD).first.scroll_into_view_if_needed()
         lab.page.locator(BOARD).first.screenshot(path=os.environ["ALOFTNB_SCREENSHOT"])
 
     # 6. A click the rules refuse says why, and changes nothing.
@@ -136,7 +140,7 @@ def test_keyboard_reaches_every_element_and_selection_is_announced(lab):
     assert announce.text_content() == ""
 
     # Arrow keys also land on elements that cannot be played now (truck 0 carries RW), so a
-    # screen-reader user can hear them; Enter there explains instead of playing.
+    # screen-reader user can hear them; Enter there says what to do instead of playing.
     page.locator(key("truck:1")).focus()
     page.keyboard.press("ArrowLeft")
     focused = page.evaluate("() => document.activeElement.getAttribute('data-key')")
@@ -145,5 +149,5 @@ def test_keyboard_reaches_every_element_and_selection_is_announced(lab):
     page.keyboard.press("Enter")
     message = page.locator(f"{BOARD} .aloft-message.error")
     message.wait_for(state="visible")
-    assert message.text_content() == "nothing can be played there now"
+    assert message.text_content() == "pick a balloon first, then a free truck for it"
     assert kernel.eval_json("match.position") == start

@@ -21,13 +21,13 @@ PANEL = 310
 FONT = 'font-family="system-ui, sans-serif"'
 COLOURS = {"circle": "#1f5fa8", "square": "#b4541a"}
 NAMES = ("circle", "square")
-ACTION_BUTTONS = (
-    ("camp", "Set up a camp", "1 construction"),
-    ("raid", "Raid", "1 construction, +1 food"),
-    ("restore", "Restore", "1 construction"),
-    ("raided_camp", "Camp on raided tile", "2 construction, 1 iron"),
-    ("attack", "Attack", "1 iron, 1 food"),
-    ("end_turn", "End the turn", "when no action is possible"),
+ACTION_BUTTONS = (  # the costs come from the view (derived.action_costs), as the rules give them
+    ("camp", "Set up a camp"),
+    ("raid", "Raid"),
+    ("restore", "Restore"),
+    ("raided_camp", "Camp on raided tile"),
+    ("attack", "Attack"),
+    ("end_turn", "End the turn"),
 )
 
 
@@ -150,7 +150,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
                 out.append(_camp(content, cx, cy))
             elif content == "raided":
                 out.append(_raid_piece(cx, cy))
-            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#7a6f5a" '
+            out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="11" fill="#7a6f5a" '
                        f'aria-hidden="true" {FONT}>{tile}</text>')
             out.append(f'<rect class="hit" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
                        f'height="{CELL - 4}" rx="4" fill="#ffffff" fill-opacity="0"/>')
@@ -164,7 +164,8 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
     by = TOP + grid_h + 14
     bw, bh = grid_w / 3, 40
     out.append('<g class="alu-actions" role="group" aria-label="actions">')
-    for i, (kind, name, cost) in enumerate(ACTION_BUTTONS):
+    for i, (kind, name) in enumerate(ACTION_BUTTONS):
+        cost = derived["action_costs"][kind]
         bx, y0 = LEFT + (i % 3) * bw, by + (i // 3) * (bh + 6)
         out.append(f'<g data-key="do:{kind}" class="action-button action-{kind}" '
                    f'aria-label="{_attr(f"{name} ({cost})")}">'
@@ -172,7 +173,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
                    f'rx="6" fill="#eef1f4" stroke="#7d8a97"/>'
                    f'<text x="{bx + bw / 2}" y="{y0 + 16}" text-anchor="middle" font-size="13" '
                    f'font-weight="600" aria-hidden="true" {FONT}>{escape(name)}</text>'
-                   f'<text x="{bx + bw / 2}" y="{y0 + 32}" text-anchor="middle" font-size="10" '
+                   f'<text x="{bx + bw / 2}" y="{y0 + 32}" text-anchor="middle" font-size="11" '
                    f'fill="#44546a" aria-hidden="true" {FONT}>{escape(cost)}</text>'
                    f'<rect class="hit" x="{bx + 2}" y="{y0}" width="{bw - 4}" height="{bh}" '
                    'rx="6" fill="#ffffff" fill-opacity="0"/></g>')
@@ -233,8 +234,7 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
             f'<circle cx="{px + 100 + i * 16}" cy="{y + 23}" r="6" '
             + ('class="pip left" fill="#2e7d32"/>' if i < view["actions_left"] else
                'class="pip used" fill="none" stroke="#9aa5b1" stroke-width="1.5"/>')
-            for i in range(rules.first_turn_actions if view["turn"] == 1
-                           else rules.actions_per_turn))
+            for i in range(derived["actions_this_turn"]))
         left_text = f"{NAMES[current]} has {view['actions_left']} action(s) left this turn"
         out.append(f'<g class="actions-left" role="note" aria-label="{_attr(left_text)}">'
                    f'<text x="{px}" y="{y + 27}" font-size="12" {FONT}>Actions left: '

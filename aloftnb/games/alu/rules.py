@@ -52,6 +52,19 @@ END_TURN = "end_turn"
 # What each action costs: (construction, iron, food).
 COSTS = {"camp": (1, 0, 0), "raid": (1, 0, 0), "restore": (1, 0, 0),
          "raided_camp": (2, 1, 0), "attack": (0, 1, 1), END_TURN: (0, 0, 0)}
+
+
+def cost_text(kind: str) -> str:
+    """What an action costs, in words, from COSTS: the board's action bar and menus show it."""
+    if kind == END_TURN:
+        return "when no action is possible"
+    parts = [f"{n} {what}" for n, what in zip(COSTS[kind], ("construction", "iron", "food"))
+             if n]
+    if kind == "raid":
+        parts.append("+1 food")
+    return ", ".join(parts)
+
+
 ACTION_NAMES = {"camp": "set up a camp", "raid": "raid", "restore": "restore a raided tile",
                 "raided_camp": "set up a camp on a raided tile", "attack": "attack",
                 END_TURN: "end the turn"}
@@ -401,7 +414,12 @@ class AluRules(Rules[AluState, AluAction]):
 
     def derived(self, s: AluState) -> dict[str, Any]:
         """Values that follow from the rest of the state; recomputed whenever a state is read."""
-        return derived(self, s)
+        return {
+            **derived(self, s),
+            # For drawings, which read only the view: costs and this turn's number of actions.
+            "action_costs": {kind: cost_text(kind) for kind in COSTS},
+            "actions_this_turn": self.first_turn_actions if s.turn == 1 else self.actions_per_turn,
+        }
 
     def state_from_dict(self, data: Any) -> AluState:
         return read_state(self, data)
@@ -580,10 +598,6 @@ class AluRules(Rules[AluState, AluAction]):
 
     def action_label(self, action: Action) -> str:
         """Button text for the last step of an action's path, with its cost."""
-        kind = action.type
-        cost = {"camp": "1 construction", "raid": "1 construction, gain 1 food",
-                "restore": "1 construction", "raided_camp": "2 construction, 1 iron",
-                "attack": "1 iron, 1 food", END_TURN: "no action is possible"}[kind]
-        return f"{str(action).capitalize()} ({cost})"
+        return f"{str(action).capitalize()} ({cost_text(action.type)})"
 
 

@@ -47,6 +47,8 @@ class GameBoard(Board):
         if not path:
             return "nothing was chosen"
         key = path[0]
+        if key.startswith("truck:") and len(path) == 1:
+            return "pick a balloon first, then a free truck for it"
         if not key.startswith("balloon:"):
             return "nothing can be played there now"
         bid = key.split(":", 1)[1]

@@ -63,7 +63,7 @@ def _envelope(rules, bid: str, cx: float, cy: float, r: float) -> str:
     parts.append(f'<rect x="{cx - r * 0.25}" y="{basket_y}" width="{r * 0.5}" height="{r * 0.3}" '
                  'fill="#8d6e63"/>')
     label = bid if len(bid) <= 2 else bid[:4]
-    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{max(9, r * 0.55):.0f}"'
+    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{max(11, r * 0.7):.0f}"'
                  f' font-weight="700" fill="#111" stroke="#fff" stroke-width="2.5" '
                  f'paint-order="stroke" {FONT}>{escape(label)}</text>')
     return "".join(parts)
@@ -94,7 +94,7 @@ def _truck(x: float, y: float, label: str, body: str) -> str:
             f'fill="{body}" stroke="#333"/>'
             f'<circle cx="{x + 15}" cy="{y + 18}" r="4" fill="#333"/>'
             f'<circle cx="{x + CELL - 15}" cy="{y + 18}" r="4" fill="#333"/>'
-            f'<text x="{x + CELL / 2 - 4}" y="{y + 12}" text-anchor="middle" font-size="10" '
+            f'<text x="{x + CELL / 2 - 4}" y="{y + 12}" text-anchor="middle" font-size="11" '
             f'fill="#fff" {FONT}>{escape(label)}</text>')
 
 
@@ -104,10 +104,12 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     sky_w = (columns + 1) * CELL  # one extra column for a lead truck that has left the field
     sky_bottom = TOP + altitudes * CELL
     zone_y = sky_bottom + 26
-    safety_y = zone_y + 72
-    row_y = safety_y + 44
+    # The choice edition draws its wind arrows under the trucks: room for them and their labels.
+    arrow_room = 26 if view["edition"] == "choice" else 0
+    safety_y = zone_y + 72 + arrow_room
+    row_y = safety_y + 44 + arrow_room
     width = LEFT + sky_w + 10
-    height = row_y + (108 if view["step"] == "over" else 92)
+    height = row_y + (128 if view["step"] == "over" else 92)
     over = view["step"] == "over"
     tokens = view.get("tokens", {})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -194,22 +196,26 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
     out.append(f'<g class="safety-truck" aria-label="safety truck at column {view["safety"]}">'
                f'{_truck(sx, safety_y, "S", "#e07b00")}</g>')
 
-    # Wind choices (choice edition): arrows on the trucks that would move.
-    if view["step"] == "wind":
-        from .rules import _launch_zone_move
-
-        moved_trucks, moved = _launch_zone_move(tuple(trucks))
-        mx = LEFT + (trucks[moved] - 1) * CELL
-        arrows = [("wind:launch", mx, zone_y + 66, f"wind: move truck {moved} to column "
-                   f"{moved_trucks[moved]}"),
-                  ("wind:safety", sx, safety_y + 22, f"wind: move the safety truck to column "
-                   f"{view['safety'] + 1}")]
-        for key, x, y, label in arrows:
-            out.append(f'<g data-key="{key}" aria-label="{_attr(label)}" class="wind-arrow">'
-                       f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + CELL / 2 - 4}" y="{y - 2}" width="{CELL}" '
-                       f'height="20" rx="4"/><path d="M{x + CELL / 2},{y + 8} h{CELL - 14} '
-                       f'l-7,-6 M{x + CELL * 1.5 - 14},{y + 8} l-7,6" stroke="#1565c0" '
-                       f'stroke-width="3" fill="none"/></g>')
+    # Wind choices (choice edition): an arrow under each truck that a choice would move, with
+    # what it does; the rules say which choices there are and where they lead (wind_choices).
+    choices = view.get("wind_choices", {})
+    arrows = []
+    if "launch" in choices:
+        move = choices["launch"]
+        arrows.append(("wind:launch", LEFT + (move["from"] - 1) * CELL, zone_y + 70,
+                       f"wind: truck T{move['truck']} to column {move['to']}"))
+    if "safety" in choices:
+        move = choices["safety"]
+        arrows.append(("wind:safety", LEFT + (move["from"] - 1) * CELL, safety_y + 26,
+                       f"wind: safety truck to column {move['to']}"))
+    for key, x, y, label in arrows:
+        out.append(f'<g data-key="{key}" aria-label="{_attr(label)}" class="wind-arrow">'
+                   f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + CELL / 2 - 4}" '
+                   f'y="{y - 2}" width="{CELL + 150}" height="20" rx="4"/>'
+                   f'<path d="M{x + CELL / 2},{y + 8} h{CELL - 14} l-7,-6 M{x + CELL * 1.5 - 14},'
+                   f'{y + 8} l-7,6" stroke="#1565c0" stroke-width="3" fill="none"/>'
+                   f'<text x="{x + CELL * 1.5 - 6}" y="{y + 12}" font-size="11" fill="#1565c0" '
+                   f'{FONT}>{escape(label)}</text></g>')
 
     # The packed row.
     out.append(f'<text x="{LEFT}" y="{row_y - 6}" font-size="11" fill="#44546a" {FONT}>'
@@ -237,5 +243,12 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
         text = "Scores: " + ", ".join(f"seat {s}: {v}" for s, v in view["scores"].items())
         out.append(f'<text x="{LEFT}" y="{row_y + 102}" font-size="12" font-weight="700" {FONT} '
                    f'class="balloons-scores">{escape(text)}</text>')
+    if over and tokens:  # the key to the scoring tokens drawn on the flying balloons
+        out.append(f'<g class="balloons-token-key"><circle cx="{LEFT + 9}" cy="{row_y + 116}" '
+                   f'r="9" fill="#fff7d6" stroke="#b8860b"/><text x="{LEFT + 9}" '
+                   f'y="{row_y + 120}" text-anchor="middle" font-size="11" font-weight="700" '
+                   f'{FONT}>n</text><text x="{LEFT + 24}" y="{row_y + 120}" font-size="12" '
+                   f'{FONT}>scoring token: 1 for the lowest leftmost balloon, then left to right, '
+                   'upwards; a seat scores its colour&#8217;s tokens</text></g>')
     out.append("</svg>")
     return "".join(out)

@@ -107,7 +107,7 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
     phases = ("advance", "wind")
     phase_actions = {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
                      "wind": ("wind",)}
-    derived_keys = ("lead_passed", "tokens", "scores")
+    derived_keys = ("lead_passed", "tokens", "scores", "wind_choices")
     optional_keys = ("game", "mode", "edition", "players", "columns", "altitudes", "wind")
     option_spec = {
         "mode": Option("mode", "competitive", "competitive (2-5), solo (1) or cooperative (2-5)",
@@ -303,6 +303,18 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
             choices.append("safety")
         return choices
 
+    def wind_choice_moves(self, s: BalloonsState) -> dict[str, dict[str, int]]:
+        """Choice edition: what each legal wind choice moves, {"launch": {"truck", "from", "to"},
+        "safety": {"from", "to"}}, so a drawing shows it without running a rule."""
+        moves: dict[str, dict[str, int]] = {}
+        for choice in self._wind_choices(s):
+            if choice == "launch":
+                trucks, moved = _launch_zone_move(s.trucks)
+                moves["launch"] = {"truck": moved, "from": s.trucks[moved], "to": trucks[moved]}
+            else:
+                moves["safety"] = {"from": s.safety, "to": s.safety + 1}
+        return moves
+
     def apply(self, s: BalloonsState, action: Action) -> BalloonsState:
         kind = action.type
         if kind == "wind":
@@ -443,6 +455,8 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
             "wind": s.wind,
             "lead_passed": s.lead_passed,
         }
+        if s.step == WIND:  # derived, for the drawing: where each wind choice moves a truck
+            data["wind_choices"] = self.wind_choice_moves(s)
         if s.step == OVER:  # derived, for reading the result; ignored when a dict is loaded
             data["tokens"] = self.tokens(s)
             data["scores"] = {str(seat): score for seat, score in self.scores(s).items()}
@@ -645,7 +659,7 @@ class _StateReader:
 
     KEYS = {"game", "mode", "edition", "players", "columns", "altitudes", "trucks", "safety",
             "balloons", "row", "colours", "turn", "current_player", "step", "wind",
-            "lead_passed", "tokens", "scores"}
+            "lead_passed", "tokens", "scores", "wind_choices"}
 
     def __init__(self, rules: BalloonsRules, data: Any) -> None:
         self.rules, self.data = rules, data
@@ -667,7 +681,8 @@ class _StateReader:
         unknown = sorted((k for k in data if not isinstance(k, str) or k not in self.KEYS), key=str)
         if unknown:
             self.fail(f"unknown key {_short_repr(unknown[0])} in the state")
-        required = self.KEYS - {"tokens", "scores", "game", "mode", "edition", "players", "columns",
+        required = self.KEYS - {"tokens", "scores", "wind_choices", "game", "mode", "edition",
+                                "players", "columns",
                                 "altitudes", "wind", "lead_passed"}
         missing = sorted(required - set(data))
         if missing:
