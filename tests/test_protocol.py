@@ -469,3 +469,48 @@ def test_a_record_reader_names_a_missing_field_and_refuses_non_dicts():
         RecordRules(2).state_from_dict({k: v for k, v in RECORD.items() if k != "note"})
     with pytest.raises(InvalidState, match="must be a dict"):
         RecordRules(2).state_from_dict([RECORD])
+
+
+# -- chance steps and phases on a board -----------------------------------------------------------
+def test_the_designer_view_offers_each_outcome_and_a_draw_and_plays_them(front_end):
+    match = harbour(auto_chance=False)
+    commit(match, 1, 1)
+    board = match.board(viewer="designer")
+    try:
+        labels = [c["label"] for c in board.choices]
+        assert labels[0] == "Draw at random"
+        assert labels[1:] == [f"the storm rolled {n} (16.7%)" for n in range(1, 7)]
+        assert board.status == "Round 1, storm phase. A chance step: choose the outcome below, " \
+                               "or draw one."
+        six = next(c for c in board.choices if c["label"].startswith("the storm rolled 6"))
+        front_end(board, {"intent": six["intent"], "action": six["action"]})
+        assert match.history[-1].forced and match.state.last_roll == 6
+        assert board.status.startswith("Round 2, sandbags phase. Seat 0 to play")
+        commit(match, 0, 0)
+        front_end(board, {"intent": "draw"})
+        assert match.history[-1].kind == "chance" and not match.history[-1].forced
+    finally:
+        board.close()
+
+
+def test_only_the_designer_view_chooses_chance_outcomes(front_end):
+    match = harbour(auto_chance=False)
+    commit(match, 1, 1)
+    board = match.board()  # hot seat
+    try:
+        assert board.choices == []
+        assert "the designer view chooses it" in board.status
+        before = match.to_json()
+        front_end(board, {"intent": "force", "action": {"type": "storm", "roll": 6}})
+        assert "chance outcomes are chosen in the designer view" in board.message["text"]
+        assert match.to_json() == before
+        board._set_viewer("designer")
+        commit_refused = front_end(board, {"intent": "force", "action": {"type": "storm",
+                                                                       "roll": 9}})
+        assert commit_refused and match.to_json() == before
+        assert "refused" in board.message["text"]
+        match.auto_chance = True  # drawn at once: nothing to choose any more
+        front_end(board, {"intent": "draw"})
+        assert "not a chance step" in board.message["text"]
+    finally:
+        board.close()

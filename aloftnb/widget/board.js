@@ -170,7 +170,7 @@ function render({ model, el }) {
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
       select([]);
-      send({ intent: "play", action: complete[0].action });
+      send({ intent: complete[0].intent || "play", action: complete[0].action });
       return;
     }
     select(path);
@@ -226,7 +226,7 @@ function render({ model, el }) {
         startsWith(c.path, selected));
       for (const choice of exact) {
         menu.append(h("button", { type: "button", class: "aloft-choice",
-          onclick: () => { select([]); send({ intent: "play", action: choice.action }); },
+          onclick: () => { select([]); send({ intent: choice.intent || "play", action: choice.action }); },
         }, choice.label));
       }
     }
@@ -461,7 +461,7 @@ function render({ model, el }) {
   revealButton.addEventListener("click", () => send({ intent: "reveal", on: !model.get("revealed") }));
   movesSelect.addEventListener("change", () => {
     const choice = choices()[Number(movesSelect.value)];
-    if (movesSelect.value !== "" && choice) send({ intent: "play", action: choice.action });
+    if (movesSelect.value !== "" && choice) send({ intent: choice.intent || "play", action: choice.action });
   });
 
   // One Python change sets many traits at once; draw each part once, after all of them.

@@ -20,6 +20,7 @@ import anywidget
 import traitlets as t
 
 from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
+from ..core.chance import CHANCE
 from ..core.match import Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
@@ -402,6 +403,36 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError(f"this view is seat {self.viewer[5:]}'s; it is seat {seat}'s turn")
         self.match.play(content.get("action"))
 
+    def _intent_force(self, content: dict) -> None:
+        """The designer view chooses the outcome of the chance step the game is at."""
+        self._check_chance_choice()
+        self.match.force(content.get("action"))
+
+    def _intent_draw(self, content: dict) -> None:
+        """The designer view draws the chance step's outcome from the match's seed."""
+        self._check_chance_choice()
+        self.match.resolve_chance()
+
+    def _check_chance_choice(self) -> None:
+        if not self.match.is_chance:
+            raise AloftnbError("nothing is drawn or rolled now: this is not a chance step")
+        if self.viewer != "designer":
+            raise AloftnbError("chance outcomes are chosen in the designer view")
+
+    def _chance_choices(self) -> list[dict[str, Any]]:
+        """At a chance step, the designer is offered a random draw and every listed outcome."""
+        match = self.match
+        choices: list[dict[str, Any]] = [
+            {"path": ["chance:draw"], "label": "Draw at random", "intent": "draw", "action": {}}]
+        if match.rules.traits.chance == "explicit":
+            state = match.state
+            for number, (outcome, probability) in enumerate(match.chance_outcomes()):
+                text = match.rules.describe_chance(state, outcome)
+                choices.append({"path": [f"chance:{number}"], "intent": "force",
+                                "label": f"{text} ({100 * probability:.3g}%)",
+                                "action": outcome.to_dict()})
+        return choices
+
     def _intent_explain(self, content: dict) -> None:
         path = content.get("path")
         if (not isinstance(path, list) or not path or len(path) > 8
@@ -608,7 +639,9 @@ class Board(anywidget.AnyWidget):
             self.revealed, self._revealed_for = False, None  # a new player sits down: hide again
         bot = self.control.bots.get(seat) if seat is not None else None
         choices = []
-        if seat is not None and bot is None and self._can_act(seat):
+        if seat == CHANCE:
+            choices = self._chance_choices() if self.viewer == "designer" else []
+        elif seat is not None and bot is None and self._can_act(seat):
             choices = self._choices_to_send()
         view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
@@ -666,9 +699,16 @@ class Board(anywidget.AnyWidget):
             won = ", ".join(f"seat {p}" for p in match.winners())
             return f"Game over. Scores {scores}. Winner: {won}."
         seat = match.current_player
+        rules = match.rules
+        where = f"Round {match.round}" + (f", {match.phase} phase" if len(rules.phases) > 1
+                                          else "")
+        if seat == CHANCE:
+            chooser = ("choose the outcome below, or draw one" if self.viewer == "designer"
+                       else "the designer view chooses it")
+            return f"{where}. A chance step: {chooser}."
         bot = self.control.bots.get(seat)
         who = f"seat {seat} ({bot.name} bot)" if bot else f"seat {seat}"
-        return f"{who[0].upper()}{who[1:]} to play."
+        return f"{where}. {who[0].upper()}{who[1:]} to play."
 
     def __repr__(self) -> str:  # stable, so notebook outputs compare
         players = self.match.players
