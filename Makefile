@@ -28,12 +28,13 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_san
                --nbval-cell-timeout=600 --nbval-kernel-startup-timeout=120
 PYTEST := $(BIN)/python -m pytest --durations=15
 
-.PHONY: help lab test test-fast notebooks browser bench-clicks chromium venv clean
+.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
 	@echo "make test       the whole suite: unit, property, notebooks (nbval), browser"
 	@echo "make test-fast  unit and property tests only"
+	@echo "make lint       ruff on the package and tests, mypy on the package"
 	@echo "make notebooks  nbval on notebooks/ only"
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
@@ -84,13 +85,16 @@ chromium:
 
 # -- tests ---------------------------------------------------------------------------------------
 # $(1): "notebooks" to also check that every notebook was committed run (nbval compares nothing in
-# a cell saved without an execution count); $(2): what pytest runs. pytest's exit code goes through
-# unchanged (5, nothing collected, fails like any other); a notebook problem fails the run too,
-# after pytest has reported everything else.
+# a cell saved without an execution count); $(2): what pytest runs; $(3): "lint" to run ruff and
+# mypy first. pytest's exit code goes through unchanged (5, nothing collected, fails like any
+# other); a notebook or lint problem fails the run too, after pytest has reported everything else.
 NOTEBOOK_CHECK := $(BIN)/python tests/check_notebooks_committed.py
+LINT := $(BIN)/ruff check aloftnb tests && $(BIN)/mypy
 
 define run_pytest
-	@status=0; checked=0; notes=""; SECONDS=0; \
+	@status=0; checked=0; linted=0; notes=""; SECONDS=0; \
+	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests; mypy (aloftnb)'; \
+	  ( $(LINT) ) || linted=$$?; fi; \
 	if [ "$(1)" = notebooks ]; then notes=$$($(NOTEBOOK_CHECK) 2>&1) || checked=$$?; echo "$$notes"; fi; \
 	echo '==> pytest $(2) $(PYTEST_FLAGS)'; \
 	ALOFTNB_CHROMIUM="$$( [ -x "$(CHROMIUM)" ] && echo "$(CHROMIUM)" || echo /usr/bin/chromium )" \
@@ -98,11 +102,16 @@ define run_pytest
 	if [ $$status -eq 5 ]; then echo "make: pytest collected no tests: failing" >&2; fi; \
 	echo "==> pytest exit $$status after $$SECONDS s"; \
 	if [ $$checked -ne 0 ]; then echo "$$notes" >&2; echo "make: failing: notebooks not committed with outputs" >&2; fi; \
-	if [ $$status -ne 0 ]; then exit $$status; fi; exit $$checked
+	if [ $$linted -ne 0 ]; then echo "make: failing: ruff or mypy found problems (above)" >&2; fi; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; if [ $$checked -ne 0 ]; then exit $$checked; fi; \
+	exit $$linted
 endef
 
 test: $(VENV)/.installed-test chromium
-	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS))
+	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS),lint)
+
+lint: $(VENV)/.installed-test
+	$(LINT)
 
 test-fast: $(VENV)/.installed-test
 	$(call run_pytest,,tests -m "not browser")

@@ -1,4 +1,5 @@
-"""Command line: `aloftnb simulate ...`, `aloftnb bench`, `aloftnb games` (also `python -m aloftnb`)."""
+"""Command line: `aloftnb simulate ...`, `aloftnb bench`, `aloftnb games` (or `python -m aloftnb`).
+"""
 
 from __future__ import annotations
 
@@ -240,11 +241,13 @@ def bench_mcts(moves: int, iterations: int = 1000) -> None:
     bot = MCTSBot(iterations=iterations)
     rng = random.Random(0)
     state = rules.initial_state(0)
-    times = []
+    times: list[float] = []
     while not rules.is_over(state) and len(times) < moves:
         if len(rules.legal_actions(state)) > 1:  # single-choice moves skip the search
             start = time.perf_counter()
-            action = bot.choose(rules, state, rules.current_player(state), rng)
+            seat = rules.current_player(state)
+            assert seat is not None
+            action = bot.choose(rules, state, seat, rng)
             times.append(time.perf_counter() - start)
         else:
             action = rules.legal_actions(state)[0]

@@ -1,4 +1,4 @@
-"""Errors raised by aloftnb. Each subclasses ValueError, so `except ValueError` catches bad input."""
+"""Errors raised by aloftnb. Each subclasses ValueError: `except ValueError` catches bad input."""
 
 
 class AloftnbError(ValueError):
@@ -18,7 +18,8 @@ class IllegalAction(AloftnbError):
 
 
 class InvalidState(AloftnbError):
-    """A state (or state dict) that is malformed or breaks a rule invariant. The old state is kept."""
+    """A state (or state dict) that is malformed or breaks a rule invariant; the old state is kept.
+    """
 
 
 class InvalidSave(AloftnbError):

@@ -97,10 +97,11 @@ def parameter_specification(cls: type[Rules]) -> dict[str, Any]:
     return spec
 
 
-def options_from_parameters(cls: type[Rules], params: dict[str, Any]) -> tuple[int, int, dict]:
+def options_from_parameters(cls: type[Rules], params: dict[str, Any]
+                            ) -> tuple[Any, Any, dict[str, Any]]:
     """(players, seed, options) from pyspiel parameters; "game's default" sentinels dropped."""
     sample = _default_rules(cls)
-    options = {}
+    options: dict[str, Any] = {}
     for name, option in cls.option_spec.items():
         if name not in params:
             continue
@@ -108,7 +109,8 @@ def options_from_parameters(cls: type[Rules], params: dict[str, Any]) -> tuple[i
         if option.default is None and (value == "" or (value == 0
                                                       and not isinstance(value, bool))):
             continue  # the game's own default
-        resolved = option.default if option.default is not None else sample.options[name]
+        resolved = (option.default if option.default is not None
+                    else sample.options[name] if sample is not None else None)
         if isinstance(value, str) and isinstance(resolved, (list, tuple)):
             value = value.split()  # a list option, written as words
         options[name] = value

@@ -113,7 +113,7 @@ class AloftnbEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._resolve_chance()
         self._after_move()
 
@@ -133,7 +133,9 @@ class AloftnbEnv(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
             return
-        self.agent_selection = self.possible_agents[rules.current_player(state)]
+        seat = rules.current_player(state)
+        assert seat is not None and seat >= 0  # not over, and chance was resolved above
+        self.agent_selection = self.possible_agents[seat]
         if self.max_cycles is not None and rules.round(state) > self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
 

@@ -27,7 +27,7 @@ BREACHES_TO_LOSE = 2
 
 
 class HarbourState(NamedTuple):
-    rules: "HarbourRules"
+    rules: HarbourRules
     round: int  # 1..rounds; rounds + 1 once over
     to_act: int  # seat committing, CHANCE during the storm, OVER once over
     supply: tuple[int, ...]  # sandbags left per seat
@@ -106,7 +106,8 @@ class HarbourRules(aloftnb.Rules[HarbourState, aloftnb.Action]):
         if s.to_act != OVER:
             return None
         if s.breaches >= BREACHES_TO_LOSE:
-            return aloftnb.Outcome((), self.scores(s), f"the storm broke through {s.breaches} times")
+            return aloftnb.Outcome((), self.scores(s),
+                                   f"the storm broke through {s.breaches} times")
         return aloftnb.Outcome(tuple(range(self.players)), self.scores(s),
                                f"the harbour held with {s.breaches} breach(es)")
 

@@ -54,7 +54,8 @@ def play_random_game(players, options, seed, move_seed) -> tuple[Match, list]:
 
 def action_bound(match) -> int:
     """Advances are finite (each balloon has 2 + altitudes of them); every wind moves a truck right
-    and no truck can pass column+1, and a pass only happens in a turn with wind (or the very last)."""
+    and no truck can pass column+1, and a pass only happens in a turn with wind (or the very last).
+    """
     rules = match.rules
     advances = len(rules.ids) * (2 + rules.altitudes)
     winds = (rules.truck_count + 1) * (rules.columns + 1)

@@ -123,7 +123,7 @@ def test_options_change_the_board_and_the_components(place):
     assert narrow.is_over and narrow.state.to_dict()["trucks"] == [6, 7, 9]
 
 
-# -- advancing a balloon ----------------------------------------------------------------------------
+# -- advancing a balloon ---------------------------------------------------------------------------
 def test_balloon_goes_packed_unpacked_inflated_flying_then_up_to_altitude_4():
     match = new()
     assert "GP" in match.state.to_dict()["row"]
@@ -321,7 +321,8 @@ def test_choice_wind_is_its_own_step_before_the_advance():
         match.play(action)
     state = match.state.to_dict()
     assert state["step"] == "wind" and state["current_player"] == 0 and state["turn"] == 3
-    assert legal(match) == [{"type": "wind", "truck": "launch"}, {"type": "wind", "truck": "safety"}]
+    assert legal(match) == [{"type": "wind", "truck": "launch"},
+                            {"type": "wind", "truck": "safety"}]
     refused(match, {"type": "unpack", "balloon": "RW", "truck": 1},
             "seat 0 must move a truck first")
     match.play({"type": "wind", "truck": "launch"})
@@ -414,7 +415,7 @@ def test_game_over_only_once_the_lead_truck_passed(place):
             place(new(edition=edition), step="over", current_player=None)
 
 
-# -- competitive scoring ----------------------------------------------------------------------------
+# -- competitive scoring ---------------------------------------------------------------------------
 def test_colour_cards_are_dealt_at_random_one_per_seat_and_kept_secret():
     for seed in range(30):
         colours = new(5, seed).state.to_dict()["colours"]

@@ -1,4 +1,5 @@
-"""Issue 8, the board's side: bounded bots that never block the kernel, and intents checked up front."""
+"""Issue 8, the board's side: bounded bots that never block the kernel, and intents checked up
+front."""
 
 from __future__ import annotations
 

@@ -19,12 +19,12 @@ import random
 from typing import Any
 
 import pytest
+from harbour_game import HarbourHooks, HarbourRules
 
 import aloftnb
 from aloftnb import CHANCE, Match
 from aloftnb.core.registry import BUILT_IN_GAMES, board_class, hooks_of, register
 from aloftnb.errors import AloftnbError, IllegalAction, InvalidState
-from harbour_game import HarbourHooks, HarbourRules
 
 register(HarbourRules, hooks=HarbourHooks())
 
@@ -139,7 +139,7 @@ def test_the_log_names_the_phase_when_a_game_has_several(played):
         assert (entry.phase in match.rules.phases) if several else entry.phase == ""
 
 
-# -- round trips ------------------------------------------------------------------------------------
+# -- round trips -----------------------------------------------------------------------------------
 def test_every_state_survives_its_dict_json_and_pickle_round_trips(played):
     for match in played:
         rules = match.rules
@@ -178,7 +178,7 @@ def test_every_legal_action_applies(played):
                 assert rules.validate(after) == after
 
 
-# -- chance -----------------------------------------------------------------------------------------
+# -- chance ----------------------------------------------------------------------------------------
 def test_chance_probabilities_are_positive_and_sum_to_one(played):
     seen = 0
     for match in played:
@@ -229,7 +229,7 @@ def test_junk_chance_outcomes_are_refused_and_change_nothing(played):
         assert trial.state == before
 
 
-# -- hidden information -----------------------------------------------------------------------------
+# -- hidden information ----------------------------------------------------------------------------
 def test_a_seats_view_of_a_determinized_state_equals_its_view_of_the_real_one(played):
     rng = random.Random(5)
     for match in played:
@@ -243,7 +243,7 @@ def test_a_seats_view_of_a_determinized_state_equals_its_view_of_the_real_one(pl
                 assert rules.determinize(state, 0, rng) == state
 
 
-# -- junk input -------------------------------------------------------------------------------------
+# -- junk input ------------------------------------------------------------------------------------
 JUNK_ACTIONS = [None, 3, "play", [], {}, {"type": 5}, {"type": "no such action"},
                 {"type": "x", "nested": {"a": 1}}]
 

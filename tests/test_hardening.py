@@ -1,4 +1,5 @@
-"""Issue 8: bad values of every kind are refused cleanly, and nothing the match hands out is shared."""
+"""Issue 8: bad values of every kind are refused cleanly, and nothing the match hands out is
+shared."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def unchanged(match):
     return match.to_json()
 
 
-# -- one strict whole-number check (defect 2) -------------------------------------------------------
+# -- one strict whole-number check (defect 2) ------------------------------------------------------
 @pytest.mark.parametrize("value, whole", [
     (1, True), (0, True), (-3, True), (10**30, True),
     (1.0, False), (-0.0, False), (True, False), (False, False), (np.int64(1), False),

@@ -194,7 +194,8 @@ def test_play_takes_an_action_or_its_dict_in_any_key_order():
 # -- illegal and malformed actions --------------------------------------------------------------
 @pytest.mark.parametrize("action, fragment", [
     ({"type": "fly", "balloon": "GP"}, "has no action type 'fly'"),
-    ({"type": "unpack", "balloon": "GP"}, "an 'unpack' action takes 'balloon', 'truck'; got 'balloon'"),
+    ({"type": "unpack", "balloon": "GP"},
+     "an 'unpack' action takes 'balloon', 'truck'; got 'balloon'"),
     ({"type": "inflate", "balloon": "GP", "truck": 1}, "an 'inflate' action takes 'balloon'; got"),
     ({"type": "pass", "balloon": "GP"}, "a 'pass' action takes no fields"),
     ("unpack GP", "an action must be an Action or a dict"),
@@ -204,11 +205,13 @@ def test_play_takes_an_action_or_its_dict_in_any_key_order():
     ({"type": 3}, "action 'type' must be a string"),
     ({"type": "inflate", "balloon": ["GP"]}, "action field 'balloon' must be a plain value"),
     ({"type": "inflate", "balloon": "ZZ"}, "there is no balloon 'ZZ' in this game"),
-    ({"type": "unpack", "balloon": "GP", "truck": True}, "'truck' must be a launch-zone truck 0..3"),
+    ({"type": "unpack", "balloon": "GP", "truck": True},
+     "'truck' must be a launch-zone truck 0..3"),
     ({"type": "unpack", "balloon": "GP", "truck": 1.0}, "'truck' must be a launch-zone truck"),
     ({"type": "unpack", "balloon": "GP", "truck": 4}, "'truck' must be a launch-zone truck 0..3"),
     ({"type": "unpack", "balloon": "GP", "truck": -1}, "'truck' must be a launch-zone truck"),
-    ({"type": "unpack", "balloon": "GP", "truck": "safety"}, "may not be placed on the safety truck"),
+    ({"type": "unpack", "balloon": "GP", "truck": "safety"},
+     "may not be placed on the safety truck"),
     ({"type": "wind", "truck": "left"}, "moves truck 'launch' or 'safety'"),
     ({"type": "inflate", "balloon": "WY"}, "WY is packed; only an unpacked balloon can inflate"),
     ({"type": "launch", "balloon": "GP"}, "GP is unpacked; only an inflated balloon can launch"),
@@ -420,7 +423,8 @@ TAMPERED_SAVES = [
      "timeline step 2 cannot be replayed: balloons has no action type 'fly'"),
     (tampered(_set(["timeline", 0, "seat"], 1)),
      "timeline step 1 says seat 1 played, but it was seat 0's turn"),
-    (tampered(_set(["timeline", 3], "inflate RW")), "timeline step 4 is not an action, a chance step or an edit"),
+    (tampered(_set(["timeline", 3], "inflate RW")),
+     "timeline step 4 is not an action, a chance step or an edit"),
     (tampered(_set(["timeline", 5, "state", "trucks"], [1, 1, 2, 3])),
      "timeline step 6 cannot be replayed: 'trucks' must be in distinct columns"),
     (tampered(_set(["state", "safety"], 2)), "does not match the one its history leads to"),
@@ -431,7 +435,8 @@ TAMPERED_SAVES = [
 
 
 @pytest.mark.parametrize("text, fragment", TAMPERED_SAVES,
-                         ids=[f"{n}-{fragment[:30]}" for n, (_, fragment) in enumerate(TAMPERED_SAVES)])
+                         ids=[f"{n}-{fragment[:30]}"
+                              for n, (_, fragment) in enumerate(TAMPERED_SAVES)])
 def test_tampered_saves_raise_invalid_save_naming_the_problem(text, fragment):
     with pytest.raises(InvalidSave) as caught:
         Match.from_json(text)
@@ -453,7 +458,8 @@ def test_changed_seed_in_a_solo_save_is_caught_at_the_first_unpack():
     data["seed"] = next(seed for seed in range(100)
                         if aloftnb.new_match("balloons", players=1, mode="solo", seed=seed)
                         .state.to_dict()["row"][0] != match.history[0].action.balloon)
-    with pytest.raises(InvalidSave, match="timeline step 1 cannot be replayed: with the solo rules"):
+    with pytest.raises(InvalidSave,
+                       match="timeline step 1 cannot be replayed: with the solo rules"):
         Match.from_json(json.dumps(data))
 
 

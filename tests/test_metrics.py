@@ -151,7 +151,7 @@ def test_compare_refuses_bad_variants():
         compare("balloons", {}, {}, players=3, games=2, alpha=2, **QUIET)
 
 
-# -- plots and report -------------------------------------------------------------------------------
+# -- plots and report ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def results():
     return simulate("balloons", players=3, games=30, seed=5, **QUIET)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import pytest
+from harbour_game import HarbourHooks, HarbourRules
 
 import aloftnb
 from aloftnb import CHANCE, Action, Match, Outcome, Traits
@@ -16,7 +17,6 @@ from aloftnb.core.bots import GreedyBot, MCTSBot, evaluate, rank_rewards
 from aloftnb.core.chance import chance_rng, weighted_choice
 from aloftnb.core.registry import board_class, hooks_of, register
 from aloftnb.errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
-from harbour_game import HarbourHooks, HarbourRules
 
 register(HarbourRules, hooks=HarbourHooks())
 

@@ -37,7 +37,7 @@ def test_each_deal_is_played_in_every_seat_order_on_the_same_seed():
     results = rotated()
     assert len(results) == 6 * 3 and results.attrs["rotate_seats"] is True
     assert list(results["game_index"]) == list(range(18))
-    for deal, rows in results.groupby("deal"):
+    for _, rows in results.groupby("deal"):
         assert rows["seed"].nunique() == 1
         assert sorted(rows["seat_order"]) == ["0 1 2", "1 0 2", "1 2 0"]
         assert sorted(rows["bots"]) == ["greedy,random,random", "random,greedy,random",

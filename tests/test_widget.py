@@ -263,7 +263,8 @@ def test_every_legal_action_of_a_full_game_is_clickable_on_the_svg_or_menu():
 
 
 def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused(front_end):
-    """In a kernel, boards run on asyncio: bot turns are scheduled, shown as thinking, then played."""
+    """In a kernel, boards run on asyncio: bot turns are scheduled, shown as thinking, then played.
+    """
     import asyncio
 
     async def scenario():

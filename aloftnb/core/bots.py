@@ -57,7 +57,7 @@ class Bot:
         return self.name
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.spec == self.spec  # type: ignore[attr-defined]
+        return isinstance(other, Bot) and type(other) is type(self) and other.spec == self.spec
 
     def __hash__(self) -> int:
         return hash(self.spec)
@@ -311,7 +311,8 @@ class MCTSBot(Bot):
                     path.append(child)
                     movers.append(mover)
                     break
-                best_child, best_value, best_action = None, -math.inf, None
+                best_child: _Node = root
+                best_value, best_action = -math.inf, moves[0]
                 for a in moves:
                     ch = children[a]
                     value = ch.reward / ch.visits + c * math.sqrt(log(ch.available) / ch.visits)
@@ -331,7 +332,7 @@ class MCTSBot(Bot):
             rewards = outcome_rewards(rules, world)
             for child, mover in zip(path, movers):
                 child.visits += 1
-                child.reward += rewards[mover]
+                child.reward += rewards[mover]  # type: ignore[index]  # seats: chance makes no node
             root.visits += 1
             done += 1
         return root
@@ -365,7 +366,8 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError
     except ValueError:
         raise AloftnbError(
-            f"cannot read bot {_short_repr(spec)}: write e.g. 'random', 'greedy', 'greedy:4', 'mcts', "
+            f"cannot read bot {_short_repr(spec)}: write e.g. 'random', 'greedy', 'greedy:4', "
+            "'mcts', "
             "'mcts:500' (iterations), 'mcts:0.5s' (seconds) or 'mcts:500:0.5s'") from None
     return name, kwargs
 

@@ -18,8 +18,9 @@ import json
 import secrets
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
@@ -85,8 +86,10 @@ class Match:
         self._timeline: list[tuple[HistoryEntry, Any]] = []
         self._initial = rules.initial_state(seed)
         self._position = 0
-        self._listeners: list[weakref.ref | Callable] = []
+        self._listeners: list[Any] = []  # callables, or weak references to bound methods
         self._auto_chance = auto_chance
+        # Who played each seat, when known (a replay of simulation results names the bots).
+        self.played_by: dict[int, str] = {}
         self._settle()
 
     # -- reading -------------------------------------------------------------------------------
@@ -190,8 +193,10 @@ class Match:
         return self._position < len(self._timeline)
 
     # -- changing ------------------------------------------------------------------------------
-    def play(self, action: Action | dict) -> Action:
-        """Play an Action or its dict for the current player. IllegalAction says why, changes nothing."""
+    def play(self, action: Any) -> Action:
+        """Play an Action or its dict for the current player.
+
+        IllegalAction says why a move is refused, and then nothing changes."""
         state = self.state
         if self.rules.is_chance(state) and not self.rules.is_over(state):
             raise IllegalAction("the game is at a chance step: choose its outcome with "
@@ -220,7 +225,7 @@ class Match:
             self._settle()
             self._notify("chance")
 
-    def force(self, outcome: Action | dict) -> Action:
+    def force(self, outcome: Any) -> Action:
         """Choose the outcome of the chance step the game is at ("the die shows 6").
 
         An Action or its dict, as `chance_outcomes()` lists them. It is a history step (undo
@@ -352,7 +357,7 @@ class Match:
             self._position = position
             self._notify("goto")
 
-    def fork(self) -> "Match":
+    def fork(self) -> Match:
         """An independent copy at the current position, to try a what-if."""
         other = Match.__new__(Match)
         other.rules, other.seed, other._initial = self.rules, self.seed, self._initial
@@ -360,6 +365,7 @@ class Match:
         other._position = self._position
         other._listeners = []
         other._auto_chance = self._auto_chance
+        other.played_by = dict(self.played_by)
         return other
 
     def _push(self, entry: HistoryEntry, state: Any) -> None:
@@ -369,7 +375,7 @@ class Match:
         self._position += 1
 
     # -- observers (boards) --------------------------------------------------------------------
-    def subscribe(self, callback: Callable[["Match", str], None]) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[Match, str], None]) -> Callable[[], None]:
         """Call `callback(match, change)` after every change. Bound methods are held weakly."""
         if not callable(callback):
             raise AloftnbError(f"subscribe takes a function or method, not {callback!r}")
@@ -415,7 +421,7 @@ class Match:
         return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Match":
+    def from_json(cls, text: str | bytes) -> Match:
         """Load a save. Malformed or tampered text raises InvalidSave naming the problem."""
         try:
             data = json.loads(text)
@@ -424,7 +430,7 @@ class Match:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Match":
+    def from_dict(cls, data: Any) -> Match:
         if not isinstance(data, dict):
             raise InvalidSave("a save must be a JSON object")
         if data.get("format") != SAVE_FORMAT:

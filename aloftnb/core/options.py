@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InvalidOptions
 
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a game. `default=None` with `default_note` means "depends on other settings"."""
+    """One option of a game. `default=None` with `default_note`: "depends on other settings"."""
 
     name: str
     default: Any

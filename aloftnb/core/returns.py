@@ -33,6 +33,8 @@ def outcome_returns(rules: Rules, state: Any) -> list[float]:
         rewards = outcome_rewards(rules, state)
         return [float(rewards[seat]) for seat in range(n)]
     result = rules.outcome(state)
+    if result is None:
+        raise ValueError("returns are defined for finished games only")
     winners = set(result.winners)
     sign = 1.0 if rules.higher_score_wins else -1.0
     scored = rules.traits.utility == "scores"

@@ -62,7 +62,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
-        """Check the player count against the options and precompute tables. Raise InvalidOptions."""
+        """Check the player count against the options, precompute tables; raise InvalidOptions."""
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
@@ -106,8 +106,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is type(self)
-            and other.players == self.players  # type: ignore[attr-defined]
-            and other.options == self.options  # type: ignore[attr-defined]
+            and other.players == self.players
+            and other.options == self.options
         )
 
     def __hash__(self) -> int:
@@ -133,7 +133,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     @abstractmethod
     def apply(self, state: StateT, action: ActionT) -> StateT:
-        """The next state. Trusts that `action` is legal (the match checks); never mutates `state`."""
+        """The next state. Trusts that `action` is legal (the match checks); never changes `state`.
+        """
 
     @abstractmethod
     def is_over(self, state: StateT) -> bool: ...
@@ -256,7 +257,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     # -- actions -------------------------------------------------------------------------------
     def parse_action(self, data: Any) -> ActionT:
-        """An Action from an Action or its dict, checking its shape (IllegalAction when malformed)."""
+        """An Action from an Action or its dict, checking its shape (IllegalAction if malformed)."""
         kind, params = parse_action_dict(data)
         if self.action_types and kind not in self.action_types:
             known = ", ".join(self.action_types)
@@ -282,7 +283,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
             raise IllegalAction(self.why_illegal(state, action)) from None
 
     def phase_problem(self, state: StateT, action: Action) -> str | None:
-        """Why `action` is refused in this phase ("only in the wind phase"), if it belongs elsewhere."""
+        """Why `action` is refused in this phase ("only in the wind phase") if it belongs elsewhere.
+        """
         if not self.phase_actions:
             return None
         phase = self.phase(state)

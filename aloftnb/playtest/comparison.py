@@ -28,7 +28,7 @@ class Comparison:
 
     @property
     def moved(self) -> list[str]:
-        return [m for m, moved in self.table["moved"].items() if moved]
+        return [str(m) for m, moved in self.table["moved"].items() if moved]
 
     def _lines(self) -> list[str]:
         a, b = self.labels

@@ -73,7 +73,7 @@ def hooks_for(df: pd.DataFrame):
 
 
 def _winner_counts(done: pd.DataFrame) -> pd.Series:
-    return done["winners"].fillna("").astype(str).str.split().str.len()
+    return done["winners"].fillna("").astype(str).map(lambda text: len(text.split()))
 
 
 def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
@@ -174,10 +174,10 @@ def bot_win_rates(df: pd.DataFrame) -> pd.DataFrame:
             entry[0] += float(mask.sum())
             entry[1] += float(wins[mask].sum())
     rows = []
-    for bot, (played, wins) in totals.items():
-        low, high = wilson_interval(wins, played)
-        rows.append({"bot": bot, "seats": int(played), "wins": wins,
-                     "win_rate": wins / played if played else math.nan, "low": low,
+    for bot, (played, won) in totals.items():
+        low, high = wilson_interval(won, int(played))
+        rows.append({"bot": bot, "seats": int(played), "wins": won,
+                     "win_rate": won / played if played else math.nan, "low": low,
                      "high": high})
     columns = ["bot", "seats", "wins", "win_rate", "low", "high"]
     return pd.DataFrame(rows, columns=columns).set_index("bot")

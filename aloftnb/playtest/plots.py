@@ -14,13 +14,14 @@ import pandas as pd
 from bokeh.layouts import column, gridplot
 from bokeh.models import (
     BasicTicker,
-    ColorBar,
     ColumnDataSource,
-    Div,
+    DataRange1d,
+    FactorRange,
     LinearColorMapper,
-    Span,
-    Whisker,
+    Range1d,
 )
+from bokeh.models.annotations import ColorBar, Span, Whisker
+from bokeh.models.widgets import Div
 from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 from bokeh.resources import INLINE, Resources
@@ -72,7 +73,8 @@ def score_distributions(df: pd.DataFrame) -> figure:
         colour = Category10_10[seat % 10]
         fig.step("score", "games", source=source, color=colour, line_width=2, mode="center",
                  legend_label=f"seat {seat}")
-    fig.x_range.range_padding = half / max(centres[-1] - centres[0], 1.0)
+    if isinstance(fig.x_range, DataRange1d):
+        fig.x_range.range_padding = half / max(centres[-1] - centres[0], 1.0)
     fig.legend.click_policy = "hide"
     return fig
 
@@ -83,8 +85,9 @@ def win_rate_plot(df: pd.DataFrame) -> figure:
     labels = [f"seat {s} ({b})" for s, b in zip(rates["seat"], rates["bot"])]
     source = ColumnDataSource({"label": labels, "rate": rates["win_rate"].tolist(),
                                "low": rates["low"].tolist(), "high": rates["high"].tolist()})
-    fig = figure(title="Win rate per seat (95% interval)", x_range=labels, width=WIDTH,
-                 height=HEIGHT, y_range=(0, 1), y_axis_label="win rate",
+    fig = figure(title="Win rate per seat (95% interval)", x_range=FactorRange(factors=labels),
+                 width=WIDTH, height=HEIGHT, y_range=Range1d(start=0, end=1),
+                 y_axis_label="win rate",
                  tools="save,hover", tooltips=[("", "@label"), ("win rate", "@rate{0.000}"),
                                                ("95%", "@low{0.000} to @high{0.000}")])
     fig.vbar(x="label", top="rate", width=0.6, source=source, color=Category10_10[0], alpha=0.8)
@@ -125,8 +128,8 @@ def position_heatmap(df: pd.DataFrame) -> figure | None:
     counts: Counter[tuple[int, int]] = Counter()
     for text in finished_games(df)["positions"].fillna(""):
         for cell in str(text).split():
-            x, _, y = cell.partition(":")
-            counts[int(x), int(y)] += 1
+            x_text, _, y_text = cell.partition(":")
+            counts[int(x_text), int(y_text)] += 1
     xs, ys, values = [], [], []
     for x in range(1, width + 1):
         for y in range(1, height + 1):
@@ -136,7 +139,8 @@ def position_heatmap(df: pd.DataFrame) -> figure | None:
     source = ColumnDataSource({"x": xs, "y": ys, "count": values})
     mapper = LinearColorMapper(palette=Viridis256, low=0, high=max(values) if values else 1)
     fig = figure(title=f"Final positions ({x_name} x {y_name})", width=WIDTH + 60,
-                 height=HEIGHT, x_range=(0.5, width + 0.5), y_range=(0.5, height + 0.5),
+                 height=HEIGHT, x_range=Range1d(start=0.5, end=width + 0.5),
+                 y_range=Range1d(start=0.5, end=height + 0.5),
                  x_axis_label=x_name, y_axis_label=y_name, tools="save,hover",
                  tooltips=[(x_name, "@x"), (y_name, "@y"), ("pieces", "@count")])
     fig.rect(x="x", y="y", width=1, height=1, source=source, line_color=None,
@@ -159,8 +163,8 @@ def metrics_table_html(df: pd.DataFrame) -> str:
             + "".join(rows) + "</table>")
 
 
-def figures(df: pd.DataFrame) -> list[figure]:
-    figs = [win_rate_plot(df), score_distributions(df), length_histogram(df)]
+def figures(df: pd.DataFrame) -> list[Any]:
+    figs: list[Any] = [win_rate_plot(df), score_distributions(df), length_histogram(df)]
     heat = position_heatmap(df)
     return figs + ([heat] if heat is not None else [])
 

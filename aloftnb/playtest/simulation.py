@@ -38,6 +38,13 @@ def _bots_for(players: int, bots: str | Bot | Sequence[str | Bot] | None) -> tup
     return tuple(make_bot(b) for b in bots)
 
 
+def _bar_hook(bar: ProgressBar) -> ProgressHook:
+    def hook(done: int, total: int) -> None:
+        bar.update(done)
+
+    return hook
+
+
 def _chunks(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i:i + size] for i in range(0, len(indices), size)]
 
@@ -96,21 +103,21 @@ def simulate(game: str, *, players: int | None = None,
 
     if executor is None and workers is None:
         workers = os.cpu_count() or 1
-    parallel = executor is not None or workers > 1
-    lanes = workers if executor is None else 8
+    parallel = executor is not None or (workers or 1) > 1
+    lanes = (workers or 1) if executor is None else 8
     if chunk_size is None:
         # Small enough for a live progress bar and little lost work on Ctrl-C; large enough that
         # sending a chunk costs little next to playing it.
         chunk_size = max(1, min(100, games // (lanes * 16) or 1)) if parallel else 1
     chunks = _chunks(list(range(games)), chunk_size)
 
+    bar: ProgressBar | None = None
+    hook: ProgressHook | None = None
     if callable(progress):
-        bar, hook = None, progress
+        hook = progress
     elif progress:
         bar = ProgressBar(games)
-        hook = lambda done, total: bar.update(done)
-    else:
-        bar, hook = None, None
+        hook = _bar_hook(bar)
 
     rows: list[dict[str, Any]] = []
     interrupted = False
@@ -183,7 +190,8 @@ def _process_context(defined_here: bool = False):
     has (a bot class defined in a notebook cell): forkserver workers could not load it."""
     methods = multiprocessing.get_all_start_methods()
     main = sys.modules.get("__main__")
-    by_path = getattr(main, "__file__", None) is not None and getattr(main, "__spec__", None) is None
+    by_path = (getattr(main, "__file__", None) is not None
+               and getattr(main, "__spec__", None) is None)
     if defined_here and "fork" in methods:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods and not by_path:

@@ -81,8 +81,9 @@ _BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot
 def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
             stop: threading.Event) -> Any:
     """The bot's move; the searching bots shipped here give up as soon as `stop` is set."""
+    # Exactly these classes: a subclass may override choose() without the stop argument.
     if type(bot) in (MCTSBot, GreedyBot):
-        return bot.choose(rules, state, seat, rng, stop=stop.is_set)
+        return bot.choose(rules, state, seat, rng, stop=stop.is_set)  # type: ignore[call-arg]
     return bot.choose(rules, state, seat, rng)
 
 
@@ -107,10 +108,12 @@ class SeatControl:
 
     @property
     def match(self) -> Match:
-        return self._match_ref()
+        match = self._match_ref()
+        assert match is not None, "a seat control lives only as long as its match"
+        return match
 
     def check_controller(self, seat: Any, controller: Any) -> Bot | None:
-        """The bot for `controller` at `seat` (None for "human"), or an AloftnbError saying why not."""
+        """The bot for `controller` at `seat` (None for "human"), or an AloftnbError saying why."""
         match = self.match
         if whole_number_problem(seat, 0, match.players - 1):
             raise AloftnbError(f"seat must be 0..{match.players - 1}, not {seat!r:.60}")
@@ -175,6 +178,7 @@ class SeatControl:
             return False
         loop = asyncio.get_running_loop()
         seat, state = match.current_player, match.state
+        assert seat is not None  # a bot is to move
         stop = threading.Event()
         future = loop.run_in_executor(_BOT_THREADS, _choose, bot, match.rules, state, seat,
                                       self._rng(match), stop)
@@ -215,6 +219,7 @@ class SeatControl:
             self._refresh()
             return False
         seat = match.current_player
+        assert seat is not None  # a bot is to move
         try:
             action = bot.choose(match.rules, match.state, seat, self._rng(match))
             match.play(action)
@@ -245,7 +250,7 @@ class SeatControl:
             board._say("error", text)
 
 
-_controls: "weakref.WeakKeyDictionary[Match, SeatControl]" = weakref.WeakKeyDictionary()
+_controls: weakref.WeakKeyDictionary[Match, SeatControl] = weakref.WeakKeyDictionary()
 
 
 def seat_control(match: Match) -> SeatControl:
@@ -271,23 +276,23 @@ class Board(anywidget.AnyWidget):
 
     title = t.Unicode("").tag(sync=True)
     svg = t.Unicode("").tag(sync=True)
-    choices = t.List().tag(sync=True)
+    choices: t.List[Any] = t.List().tag(sync=True)
     selection_hint = t.Dict().tag(sync=True)
     status = t.Unicode("").tag(sync=True)
     # The whole log is synced when a view says hello; after that only log_delta (the entries
     # from the first one that changed) travels, so a long game does not resend its history.
-    log = t.List().tag(sync=True)
+    log: t.List[Any] = t.List().tag(sync=True)
     log_delta = t.Dict().tag(sync=True)
     position = t.Int(0).tag(sync=True)
     timeline_length = t.Int(0).tag(sync=True)
     recent = t.Dict().tag(sync=True)  # {"keys": data-keys, "from": step, "to": step} to highlight
     message = t.Dict().tag(sync=True)
     viewer = t.Unicode("turn").tag(sync=True)
-    viewers = t.List().tag(sync=True)
+    viewers: t.List[Any] = t.List().tag(sync=True)
     revealed = t.Bool(False).tag(sync=True)
     reveal_label = t.Unicode("").tag(sync=True)
-    seats = t.List().tag(sync=True)
-    bot_names = t.List().tag(sync=True)
+    seats: t.List[Any] = t.List().tag(sync=True)
+    bot_names: t.List[Any] = t.List().tag(sync=True)
     autoplay = t.Bool(True).tag(sync=True)
     thinking = t.Bool(False).tag(sync=True)
     bot_to_move = t.Bool(False).tag(sync=True)
@@ -301,7 +306,7 @@ class Board(anywidget.AnyWidget):
             cls._css = BASE_CSS + "\n" + cls.game_css
         super().__init_subclass__(**kwargs)
 
-    def __new__(cls, match: Any = None, **kwargs: Any) -> "Board":
+    def __new__(cls, match: Any = None, **kwargs: Any) -> Board:
         # Board(match) gives the game's own board class, as match.board() does.
         if cls is Board and isinstance(match, Match):
             cls = game_board_class(match.game)
@@ -504,7 +509,9 @@ class Board(anywidget.AnyWidget):
         self._publish()
 
     def _intent_seat(self, content: dict) -> None:
-        self.control.set_controller(content.get("seat"), content.get("controller"))
+        # set_controller checks both values, as it does for calls from a cell.
+        seat, controller = content.get("seat"), content.get("controller")
+        self.control.set_controller(seat, controller)  # type: ignore[arg-type]
 
     def _intent_autoplay(self, content: dict) -> None:
         on = content.get("on")
@@ -535,7 +542,7 @@ class Board(anywidget.AnyWidget):
         self.control.set_controller(seat, controller)
 
     def step(self) -> bool:
-        """Play one bot move now (boards outside a running kernel do not play bots by themselves)."""
+        """Play one bot move now (outside a kernel, boards do not play bots by themselves)."""
         self.control.cancel()
         return self.control.step()
 
@@ -597,23 +604,26 @@ class Board(anywidget.AnyWidget):
         while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat == seat:
             i -= 1
         top = i
-        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat != seat:
+        # Others' moves, and the chance outcomes drawn among them, since this seat last acted.
+        while i > 0 and (history[i - 1].kind == "chance"
+                         or (history[i - 1].kind == "action" and history[i - 1].seat != seat)):
             i -= 1
         return (i, top)
 
     def view_dict(self) -> dict[str, Any]:
         rules, state = self.match.rules, self.match.state
         seat = self._viewing_seat()
-        return rules.state_to_dict(state) if seat == "all" else rules.view(state, seat)
+        return rules.state_to_dict(state) if isinstance(seat, str) else rules.view(state, seat)
 
     def recent_keys(self, steps: range) -> list[str]:
         """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it."""
-        match, keys = self.match, []
+        match, keys = self.match, list[str]()
         for i in steps:
             entry = match.history[i]
-            if entry.kind == "action":
+            if entry.kind == "action" and entry.action is not None:
                 before = match.state_at(i)
-                keys.extend(k for k in match.rules.action_path(before, entry.action) if k not in keys)
+                keys.extend(k for k in match.rules.action_path(before, entry.action)
+                            if k not in keys)
         return keys
 
     def _publish_log(self) -> None:
@@ -706,7 +716,7 @@ class Board(anywidget.AnyWidget):
             chooser = ("choose the outcome below, or draw one" if self.viewer == "designer"
                        else "the designer view chooses it")
             return f"{where}. A chance step: {chooser}."
-        bot = self.control.bots.get(seat)
+        bot = self.control.bots.get(seat) if seat is not None else None
         who = f"seat {seat} ({bot.name} bot)" if bot else f"seat {seat}"
         return f"{where}. {who[0].upper()}{who[1:]} to play."
 

@@ -509,7 +509,7 @@ class Lab:
         self.path: str | None = None
         self._kernels: list[NotebookKernel] = []
 
-    def open(self, path: str, timeout: float = 90) -> "Lab":
+    def open(self, path: str, timeout: float = 90) -> Lab:
         """Open a notebook (relative to the server root) and wait for an idle, connected kernel."""
         if not (self.server.root / path).is_file():
             raise NotebookError(f"no notebook {path} under the test server's root")

@@ -4,7 +4,6 @@ change made in Python reaches the DOM, and failures in the notebook or the kerne
 from __future__ import annotations
 
 import statistics
-
 from pathlib import Path
 
 import pytest

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from importlib import resources
+from typing import cast
 
 from ...widget.board import Board
-from .rules import END_TURN, SEAT_NAMES, AluAction
+from .rules import END_TURN, SEAT_NAMES, AluAction, AluRules
 
 
 class GameBoard(Board):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
+
+    @property
+    def game_rules(self) -> AluRules:
+        """The match's rules, typed as this game's."""
+        return cast(AluRules, self.match.rules)
 
     def seat_label(self, seat: int, view: dict) -> str:
         return f"Seat {seat} ({SEAT_NAMES[seat]})"
@@ -36,6 +42,7 @@ class GameBoard(Board):
         if match.is_over:
             return f"{last}Game over: {match.view(None)['derived']['result_text']}."
         seat = match.current_player
+        assert seat is not None  # ALU has no chance steps, and the game is not over
         state = match.state
         bot = self.control.bots.get(seat)
         who = f"{SEAT_NAMES[seat].capitalize()} (seat {seat}" + (
@@ -48,7 +55,7 @@ class GameBoard(Board):
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing: the refusal the rules give for the move it suggests."""
         match = self.match
-        rules, state = match.rules, match.state
+        rules, state = self.game_rules, match.state
         if match.is_over:
             return "the game is over"
         tiles = [k.split(":", 1)[1] for k in path if k.startswith("tile:")]

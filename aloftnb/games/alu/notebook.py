@@ -105,7 +105,7 @@ def region_report(rules: AluRules, state: AluState, seat: int) -> list[dict[str,
     """`seat`'s regions, each with why it is or is not bordered (to teach bordering)."""
     if whole_number_problem(seat, 0, 1):
         raise IllegalAction(f"seat must be 0 (circle) or 1 (square), not {seat!r:.60}")
-    report = []
+    report: list[dict[str, Any]] = []
     if not state.camps[seat]:
         return report
     for region, edges, has_opposing in rules.regions(state.camps, seat):

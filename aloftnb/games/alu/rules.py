@@ -88,7 +88,7 @@ class AluAction(Action):
         return "end the turn"
 
 
-class AluRules(Rules[AluState, AluAction]):
+class AluRules(Rules[AluState, Action]):
     name = "alu"
     title = "ALU: Loki's island"
     summary = ("Two Viking rulers set up camps, raid and attack on a grid; control more of the "
@@ -467,8 +467,9 @@ class AluRules(Rules[AluState, AluAction]):
             key = tile.strip().lower() if isinstance(tile, str) else tile
             if key not in self.index:
                 raise IllegalAction(
-                    f"there is no tile {_short_repr(tile)} on this {self.columns}x{self.rows} board (tiles "
-                    f"are a1 to {self.tiles[-1]}: a column letter, then a row number from the top)")
+                    f"there is no tile {_short_repr(tile)} on this {self.columns}x{self.rows} "
+                    f"board (tiles are a1 to {self.tiles[-1]}: a column letter, then a row "
+                    "number from the top)")
             return self._actions[action.type][self.index[key]]
         return self._end_turn
 

@@ -179,7 +179,7 @@ class _StateReader:
                 self.fail(f"tile {tile} holds {_short_repr(content)}; a tile is 'empty', "
                           "'circle', 'square' or 'raided'")
             masks[content] |= 1 << i
-        for seat, name in enumerate(SEAT_NAMES):
+        for name in SEAT_NAMES:
             on_board = _popcount(masks[name])
             if on_board > r.camp_pieces:
                 self.fail(f"{name} has {on_board} camps on the board but only {r.camp_pieces} "

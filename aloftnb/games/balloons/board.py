@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from importlib import resources
+from typing import cast
 
 from ...widget.board import Board
-from .rules import BalloonAction
+from .rules import BalloonAction, BalloonsRules
 
 
 class GameBoard(Board):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
 
+    @property
+    def game_rules(self) -> BalloonsRules:
+        """The match's rules, typed as this game's."""
+        return cast(BalloonsRules, self.match.rules)
+
     def hints(self) -> dict[str, str]:
         state = self.match.state
-        rules = self.match.rules
+        rules = self.game_rules
         return {f"balloon:{rules.ids[b]}": f"Now click a free truck for {rules.ids[b]}."
                 for b in state.row}
 
@@ -22,7 +28,7 @@ class GameBoard(Board):
         return f"Seat {seat}" + (f" ({colour})" if colour else "")
 
     def reveal_text(self) -> str:
-        rules, seat = self.match.rules, self.match.current_player
+        rules, seat = self.game_rules, self.match.current_player
         if rules.mode != "competitive" or seat is None or self.viewer != "turn":
             return ""
         return f"Hide seat {seat}'s colour" if self.revealed else f"Show seat {seat}'s colour card"
@@ -41,7 +47,7 @@ class GameBoard(Board):
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing: the refusal the rules give for the move it suggests."""
         match = self.match
-        rules, state = match.rules, match.state
+        rules, state = self.game_rules, match.state
         if match.is_over:
             return "the game is over"
         if not path:

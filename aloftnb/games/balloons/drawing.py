@@ -22,13 +22,14 @@ PALETTE = {
 }
 SPECIAL_FILL = {"lion": "#d98b2b", "wolf": "#7d8794", "monkey": "#8b5a2b"}
 FONT = 'font-family="system-ui, sans-serif"'
+HIT = '<rect class="hit" fill="#ffffff" fill-opacity="0"'  # the area a click or focus highlights
 
 
 def _attr(text: str) -> str:
     return escape(text, quote=True)
 
 
-def _fills(rules: "BalloonsRules", bid: str) -> list[str]:
+def _fills(rules: BalloonsRules, bid: str) -> list[str]:
     from .rules import BALLOON_COLOURS
 
     colours = BALLOON_COLOURS[bid]
@@ -63,7 +64,8 @@ def _envelope(rules, bid: str, cx: float, cy: float, r: float) -> str:
     parts.append(f'<rect x="{cx - r * 0.25}" y="{basket_y}" width="{r * 0.5}" height="{r * 0.3}" '
                  'fill="#8d6e63"/>')
     label = bid if len(bid) <= 2 else bid[:4]
-    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{max(11, r * 0.7):.0f}"'
+    size = max(11, r * 0.7)
+    parts.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="{size:.0f}"'
                  f' font-weight="700" fill="#111" stroke="#fff" stroke-width="2.5" '
                  f'paint-order="stroke" {FONT}>{escape(label)}</text>')
     return "".join(parts)
@@ -98,7 +100,7 @@ def _truck(x: float, y: float, label: str, body: str) -> str:
             f'fill="#fff" {FONT}>{escape(label)}</text>')
 
 
-def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
+def draw_board(rules: BalloonsRules, view: dict[str, Any], **_: Any) -> str:
     columns, altitudes = view["columns"], view["altitudes"]
     balloons, trucks = view["balloons"], view["trucks"]
     sky_w = (columns + 1) * CELL  # one extra column for a lead truck that has left the field
@@ -152,7 +154,7 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
         if token:
             label += f", scoring token {token}"
         out.append(f'<g data-key="balloon:{_attr(bid)}" aria-label="{_attr(label)}" '
-                   f'class="balloon flying"><rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + 2}" y="{y + 2}" '
+                   f'class="balloon flying">{HIT} x="{x + 2}" y="{y + 2}" '
                    f'width="{CELL - 4}" height="{CELL - 4}" rx="6"/>'
                    f'{_envelope(rules, bid, x + CELL / 2, y + CELL / 2 - 6, 17)}')
         if token:
@@ -173,7 +175,7 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
         carrying = f", carrying {rider[0]} ({rider[1]})" if rider else ", empty"
         where = f"at column {c}" if c <= columns else "past the last column"
         out.append(f'<g data-key="truck:{k}" aria-label="truck {k} {_attr(where)}'
-                   f'{_attr(carrying)}" class="truck"><rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + 2}" '
+                   f'{_attr(carrying)}" class="truck">{HIT} x="{x + 2}" '
                    f'y="{zone_y + 34}" width="{CELL - 4}" height="32" rx="5"/>'
                    f'{_truck(x, zone_y + 44, f"T{k}", "#46607a")}</g>')
         if rider:
@@ -182,11 +184,13 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
             out.append(f'<g data-key="balloon:{_attr(bid)}" aria-label="{_attr(label)}" '
                        f'class="balloon {status}">')
             if status == "unpacked":
-                out.append(f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + 4}" y="{zone_y + 14}" width="{CELL - 8}" '
-                           f'height="28" rx="4"/>{_card(rules, bid, x + 8, zone_y + 20, CELL - 16, 20, False)}')
+                card = _card(rules, bid, x + 8, zone_y + 20, CELL - 16, 20, False)
+                out.append(f'{HIT} x="{x + 4}" y="{zone_y + 14}" width="{CELL - 8}" '
+                           f'height="28" rx="4"/>{card}')
             else:
-                out.append(f'<rect class="hit" fill="#ffffff" fill-opacity="0" x="{x + 4}" y="{zone_y - 2}" width="{CELL - 8}" '
-                           f'height="46" rx="4"/>{_envelope(rules, bid, x + CELL / 2, zone_y + 16, 13)}')
+                envelope = _envelope(rules, bid, x + CELL / 2, zone_y + 16, 13)
+                out.append(f'{HIT} x="{x + 4}" y="{zone_y - 2}" width="{CELL - 8}" '
+                           f'height="46" rx="4"/>{envelope}')
             out.append("</g>")
 
     # The safety truck.
@@ -218,14 +222,14 @@ def draw_board(rules: "BalloonsRules", view: dict[str, Any], **_: Any) -> str:
                    f'{FONT}>{escape(label)}</text></g>')
 
     # The packed row.
+    only_first = "" if view["mode"] == "competitive" else " (only the first may be unpacked)"
     out.append(f'<text x="{LEFT}" y="{row_y - 6}" font-size="11" fill="#44546a" {FONT}>'
-               f'packed row{" (only the first may be unpacked)" if view["mode"] != "competitive" else ""}'
-               f'</text>')
+               f'packed row{only_first}</text>')
     for i, bid in enumerate(view["row"]):
         x = LEFT + i * 52
         label = f"{_describe(bid)}, packed, position {i + 1} in the row"
         out.append(f'<g data-key="balloon:{_attr(bid)}" aria-label="{_attr(label)}" '
-                   f'class="balloon packed"><rect class="hit" fill="#ffffff" fill-opacity="0" x="{x - 2}" y="{row_y - 2}" '
+                   f'class="balloon packed">{HIT} x="{x - 2}" y="{row_y - 2}" '
                    f'width="50" height="64" rx="5"/>'
                    f'{_card(rules, bid, x + 2, row_y + 2, 42, 56, True)}</g>')
 

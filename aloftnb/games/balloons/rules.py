@@ -3,8 +3,8 @@
 Rulings where the texts are silent are marked RULING and listed in docs/rules/balloons.md.
 
 A state is an immutable named tuple. Balloons are numbered in catalogue order (`rules.ids`); the sky
-is kept as one bitmask of occupied columns per altitude, so the adjacency checks of the fast path are
-a few integer operations.
+is kept as one bitmask of occupied columns per altitude, so the adjacency checks of the fast path
+are a few integer operations.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class BalloonAction(Action):
 class BalloonsState(NamedTuple):
     """One position. Use `.to_dict()` for the documented plain-data form."""
 
-    rules: "BalloonsRules"
+    rules: BalloonsRules
     trucks: tuple[int, ...]  # launch-zone truck columns (1-based), left to right
     safety: int  # safety truck column
     status: tuple[int, ...]  # per balloon: PACKED / UNPACKED / INFLATED / FLYING
@@ -95,7 +95,7 @@ class BalloonsState(NamedTuple):
         return f"<BalloonsState turn {self.turn}, {where}>"
 
 
-class BalloonsRules(Rules[BalloonsState, BalloonAction]):
+class BalloonsRules(Rules[BalloonsState, Action]):
     name = "balloons"
     title = "Aloft, balloon festival"
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
@@ -104,7 +104,7 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
     # The choice edition's turn is a wind step, then an advance; the fixed edition's wind moves
     # by itself, so its games stay in the advance phase.
-    phases = ("advance", "wind")
+    phases: tuple[str, ...] = ("advance", "wind")
     phase_actions = {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
                      "wind": ("wind",)}
     derived_keys = ("lead_passed", "tokens", "scores", "wind_choices")
@@ -146,7 +146,7 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
         # RULING: the catalogue names lion and wolf as the two specials kept when one is left out.
         if self.options["edition"] == "choice":
             components = CATALOGUE["choice_edition"]
-            setup = {"trucks": components["trucks"],
+            setup: dict[str, Any] | None = {"trucks": components["trucks"],
                      "balloons": components["solo_balloons" if mode == "solo" else "balloons"]}
         else:
             setup = next((row for row in CATALOGUE["player_counts"] if players in row["players"]),
@@ -351,10 +351,10 @@ class BalloonsRules(Rules[BalloonsState, BalloonAction]):
             else:  # ascend
                 c, a = where[b], altitude[b]
                 altitude = _set(altitude, b, a + 1)
-                sky = list(sky)
-                sky[a] &= ~(1 << c)
-                sky[a + 1] |= 1 << c
-                sky = tuple(sky)
+                rows = list(sky)
+                rows[a] &= ~(1 << c)
+                rows[a + 1] |= 1 << c
+                sky = tuple(rows)
         return self._next_turn(s, status, where, altitude, load, sky, row)
 
     def _next_turn(self, s, status, where, altitude, load, sky, row) -> BalloonsState:
@@ -813,7 +813,7 @@ class _StateReader:
 
     def check_invariants(self, s: BalloonsState) -> None:
         r = self.rules
-        cells = {}
+        cells: dict[tuple[int, int], int] = {}
         for b in r._balloon_range:
             if s.status[b] != FLYING:
                 continue
