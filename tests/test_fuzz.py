@@ -9,6 +9,7 @@ A few hundred examples each in the normal run. A longer run:
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -78,16 +79,22 @@ def get(doc, path):
     return doc
 
 
+def fresh(data, label="value"):
+    """A random value that nothing else shares: sampled lists and dicts are one object each, and
+    changing them in place would change later examples (inconsistent data, growing without end)."""
+    return copy.deepcopy(data.draw(VALUES, label=label))
+
+
 def mutate(doc, data, times=3):
     """`doc` (a deep copy is changed) with 1..times random changes drawn from `data`."""
-    doc = json.loads(json.dumps(doc))
+    doc = copy.deepcopy(doc)
     for _ in range(data.draw(st.integers(1, times), label="changes")):
         path = data.draw(st.sampled_from(sorted(paths(doc), key=repr)), label="path")
         value = get(doc, path)
         kind = data.draw(st.sampled_from(["replace", "delete", "add", "nudge", "retype"]),
                          label="kind")
         if kind == "replace" or not path and kind == "delete":
-            new = data.draw(VALUES, label="value")
+            new = fresh(data)
         elif kind == "nudge" and type(value) is int:
             new = value + data.draw(st.sampled_from([-1, 1, -value - 1, 10**9]), label="by")
         elif kind == "retype":
@@ -98,17 +105,17 @@ def mutate(doc, data, times=3):
                 new = None
         elif kind == "add" and isinstance(value, dict):
             value[data.draw(st.text(max_size=10) | st.sampled_from(list(value) or ["x"]),
-                            label="key")] = data.draw(VALUES, label="value")
+                            label="key")] = fresh(data)
             continue
         elif kind == "add" and isinstance(value, list):
-            value.append(data.draw(VALUES, label="value") if value else 0)
+            value.append(fresh(data) if value else 0)
             continue
         elif kind == "delete":
             parent = get(doc, path[:-1])
             del parent[path[-1]]
             continue
         else:
-            new = data.draw(VALUES, label="value")
+            new = fresh(data)
         if not path:
             doc = new
         else:
