@@ -258,3 +258,11 @@ def test_alu_region_report_takes_a_plain_int_seat(seat):
     match = alu()
     with pytest.raises(IllegalAction, match="seat must be 0 \\(circle\\) or 1"):
         match.rules.region_report(match.state, seat)
+
+
+def test_a_save_dict_whose_options_have_non_text_keys_is_invalid_save():
+    # Found by the long fuzz run: Match.from_dict raised TypeError from the keyword arguments.
+    data = json.loads(balloons().to_json())
+    data["options"] = {0: None}
+    with pytest.raises(InvalidSave, match="'options' must be an object whose keys"):
+        aloftnb.Match.from_dict(data)

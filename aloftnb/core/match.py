@@ -447,8 +447,9 @@ class Match:
         missing = [key for key in required if key not in data]
         if missing:
             raise InvalidSave(f"the save has no {missing[0]!r}")
-        if not isinstance(data["options"], dict):
-            raise InvalidSave("'options' must be an object")
+        if not isinstance(data["options"], dict) or not all(
+                isinstance(name, str) for name in data["options"]):
+            raise InvalidSave("'options' must be an object whose keys are option names")
         if not isinstance(data["timeline"], list):
             raise InvalidSave("'timeline' must be a list")
         try:
