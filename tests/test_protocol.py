@@ -514,3 +514,13 @@ def test_only_the_designer_view_chooses_chance_outcomes(front_end):
         assert "not a chance step" in board.message["text"]
     finally:
         board.close()
+
+
+def test_the_default_action_index_table_comes_from_the_games_enumeration():
+    for rules in (aloftnb.make_rules("balloons", 3), aloftnb.make_rules("alu", 2)):
+        for index in (0, rules.num_distinct_actions() // 2, rules.num_distinct_actions() - 1):
+            assert rules.action_to_index(rules.action_from_index(index)) == index
+        with pytest.raises(IllegalAction, match="is not an action of this"):
+            rules.action_to_index(Action("fly", to="the moon"))
+        with pytest.raises(IllegalAction):
+            rules.action_to_index(["not", "an", "action"])  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ The protocol, in short (CONTRIBUTING.md has the long form):
 from __future__ import annotations
 
 import random
+import weakref
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -26,6 +27,9 @@ from .chance import CHANCE, weighted_choice
 from .options import Option, resolve_options, whole_number_problem
 from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
+
+# rules object -> {action: index}, for Rules.action_to_index; equal rules share a table.
+_ACTION_INDEXES: weakref.WeakKeyDictionary[Any, dict[Any, int]] = weakref.WeakKeyDictionary()
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Action)
@@ -315,8 +319,19 @@ class Rules(ABC, Generic[StateT, ActionT]):
         raise NotImplementedError(f"{self.name} declares no action encoding")
 
     def action_to_index(self, action: Action) -> int:
-        """The index of a decision, 0..num_distinct_actions()-1."""
-        raise NotImplementedError(f"{self.name} declares no action encoding")
+        """The index of a decision, 0..num_distinct_actions()-1.
+
+        Default: a table built once per rules object from `action_from_index` (the adapters ask
+        for every legal action at every step). Games with huge enumerations override it."""
+        table = _ACTION_INDEXES.get(self)
+        if table is None:
+            table = _ACTION_INDEXES[self] = {self.action_from_index(i): i
+                                             for i in range(self.num_distinct_actions())}
+        try:
+            return table[action]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"{action!r:.80} is not an action of this {self.name} game"
+                                ) from None
 
     def action_from_index(self, index: int) -> ActionT:
         """The decision with that index (legal or not in any given state)."""

@@ -10,7 +10,6 @@ ALU has no chance and hides nothing, but the observation is still read from the 
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from ...errors import IllegalAction
@@ -21,23 +20,8 @@ RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", 
              ("food", "spent"))
 
 
-_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
-
-
 def num_distinct_actions(rules: AluRules) -> int:
     return len(TILE_ACTIONS) * rules.tile_count + 1
-
-
-def action_to_index(rules: AluRules, action: Any) -> int:
-    # A table built once per rules object: adapters call this for every legal action.
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = {action_from_index(rules, i): i
-                                  for i in range(num_distinct_actions(rules))}
-    try:
-        return table[action]
-    except (KeyError, TypeError):
-        raise IllegalAction(f"{action!r} is not an action of this ALU game") from None
 
 
 def action_from_index(rules: AluRules, index: int) -> AluAction:

@@ -566,10 +566,6 @@ class AluRules(Rules[AluState, Action]):
         from . import encoding
         return encoding.num_distinct_actions(self)
 
-    def action_to_index(self, action: Action) -> int:
-        from . import encoding
-        return encoding.action_to_index(self, action)
-
     def action_from_index(self, index: int) -> AluAction:
         from . import encoding
         return encoding.action_from_index(self, index)

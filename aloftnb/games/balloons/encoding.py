@@ -16,7 +16,6 @@ other seats' colour cards show only once the game is over and the view reveals t
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from ...errors import IllegalAction
@@ -25,24 +24,9 @@ from .rules import COLOURS, STATUS_NAMES, BalloonAction, BalloonsRules
 STEPS = ("advance", "wind", "over")
 
 
-_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # rules -> {action: index}
-
-
 def num_distinct_actions(rules: BalloonsRules) -> int:
     n, t = len(rules.ids), rules.truck_count
     return n * t + 3 * n + 3
-
-
-def action_to_index(rules: BalloonsRules, action: Any) -> int:
-    # A table built once per rules object: adapters call this for every legal action.
-    table = _TABLES.get(rules)
-    if table is None:
-        table = _TABLES[rules] = {action_from_index(rules, i): i
-                                  for i in range(num_distinct_actions(rules))}
-    try:
-        return table[action]
-    except (KeyError, TypeError):
-        raise IllegalAction(f"{action!r} is not an action of this balloons game") from None
 
 
 def action_from_index(rules: BalloonsRules, index: int) -> BalloonAction:
