@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 import aloftnb
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run after every other test. Playwright's sync API leaves its event loop set
+    as the main thread's running loop for the rest of the session, and a board that finds a
+    running loop thinks off it as it would in a kernel: a test of the no-kernel path that ran
+    after a browser test would see the kernel path instead."""
+    items.sort(key=lambda item: BROWSER_TESTS in Path(str(item.fspath)).parents)
 
 
 def _place(match, *, flying=None, riding=None, **changes):
