@@ -211,7 +211,7 @@ def test_players_can_come_from_the_bot_list_and_options_apply():
 
 @pytest.mark.parametrize("game", [g["name"] for g in list_games()])
 def test_every_registered_game_simulates_and_replays(game):
-    players = 2 if game != "balloons" else 3
+    players = {"balloons": 3, "commodores": 3}.get(game, 2)
     df = simulate(game, players=players, games=6, seed=3, workers=1, **QUIET)
     assert (df["error"] == "").all(), df["error"].tolist()
     assert df["length"].min() > 0

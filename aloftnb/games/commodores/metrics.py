@@ -1,0 +1,113 @@
+"""Sky commodores hooks for bots and playtesting (see aloftnb/core/bots.py and aloftnb/playtest/).
+
+- `evaluate(rules, state, seat)`: greedy's evaluation, higher is better for `seat`: goals done
+  count most, then progress towards the goals in play, then resources and ships.
+- `rewards(rules, state)`: MCTS outcome in 0..1 per seat, from the game's own winners.
+- `measures(rules, state)`: per-game numbers in each simulated game's row. Besides MEASURES a row
+  gets `goal_<id>` (seats that completed that goal; NaN when it was not in play) and
+  `fleet_<seat>` (the ship types that seat built, for win rates by ship type).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import CommodoresRules
+from .state import (
+    EXPLORED,
+    FELLED,
+    FORAGED,
+    FROM_LEVIATHANS,
+    OVER,
+    PLUNDERED,
+    SHIPS_PLUNDERED,
+    TRADED,
+    TRADES,
+    CommodoresState,
+)
+
+MEASURES = {
+    "goals_completed": "goals completed by all seats together",
+    "winner_goals": "goals the winner completed (0 when nobody won)",
+    "map_hexes": "hexes on the map at the end",
+    "ships": "ships in play at the end, all seats",
+    "upgrades": "upgrades on ships at the end, all seats",
+    "foraged": "resources gained by foraging, all seats",
+    "plundered": "resources taken from rivals' ships, all seats",
+    "from_leviathans": "resources taken from leviathans (discovery and plunder), all seats",
+    "traded": "resources gained by trading, all seats",
+    "turn_limit": "1 when the game stopped at the turn limit",
+}
+
+_TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
+             "ships_plundered": SHIPS_PLUNDERED}
+
+
+def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id: str) -> float:
+    """How far `seat` is towards a goal, 0..1 (1: met)."""
+    goal = rules.goal_cards[goal_id]
+    kind, amount = goal.kind, goal.amount
+    fleet = [ship for ship in s.ships if ship.owner == seat]
+    if kind in _TALLY_OF:
+        value = s.tallies[seat][_TALLY_OF[kind]]
+    elif kind == "ships":
+        value = len(fleet)
+    elif kind == "pool_total":
+        value = sum(s.pools[seat])
+    elif kind == "ship_types":
+        value = len({ship.kind for ship in fleet})
+    elif kind == "upgrades":
+        value = sum(len(ship.upgrades) for ship in fleet)
+    elif kind == "resources_touched":
+        kinds = {s.hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
+                 for sp in rules.touching(s, ship.corner)}
+        value = len(kinds & set(rules.resources))
+    else:  # ships_by_number: enough ships, and the share of them next to the number
+        near = sum(any(s.hexes[sp].number == s.goal_number  # type: ignore[union-attr]
+                       for sp in rules.touching(s, ship.corner)) for ship in fleet)
+        return min(1.0, len(fleet) / amount) * (near / len(fleet) if fleet else 0.0)
+    return min(1.0, value / amount)
+
+
+def evaluate(rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
+    if s.step == OVER:
+        outcome = rules.outcome(s)
+        assert outcome is not None
+        return 1000.0 if seat in outcome.winners else -1000.0
+    done = len(s.completed[seat])
+    progress = sum(goal_progress(rules, s, seat, g) ** 2 for g in s.goals
+                   if g not in s.completed[seat])
+    rivals = max((len(c) for p, c in enumerate(s.completed) if p != seat), default=0)
+    fleet = sum(1 for ship in s.ships if ship.owner == seat)
+    return 10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat]) + 0.5 * fleet
+
+
+def rewards(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
+    outcome = rules.outcome(s)
+    winners = outcome.winners if outcome else ()
+    return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
+
+
+def measures(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
+    outcome = rules.outcome(s)
+    winners = outcome.winners if outcome else ()
+    totals = [sum(t[i] for t in s.tallies) for i in (FORAGED, PLUNDERED, FROM_LEVIATHANS,
+                                                    TRADED)]
+    row: dict[str, Any] = {
+        "goals_completed": sum(len(c) for c in s.completed),
+        "winner_goals": max((len(s.completed[w]) for w in winners), default=0),
+        "map_hexes": sum(h is not None for h in s.hexes),
+        "ships": len(s.ships),
+        "upgrades": sum(len(ship.upgrades) for ship in s.ships),
+        "foraged": totals[0], "plundered": totals[1], "from_leviathans": totals[2],
+        "traded": totals[3],
+        "turn_limit": int(s.end == "turn_limit"),
+    }
+    for goal in rules.catalogue.goals:
+        row[f"goal_{goal.id}"] = (sum(goal.id in c for c in s.completed)
+                                  if goal.id in s.goals else float("nan"))
+    for seat in range(rules.players):
+        row[f"fleet_{seat}"] = ",".join(sorted(ship.kind for ship in s.ships
+                                               if ship.owner == seat
+                                               and ship.kind != "starter"))
+    return row

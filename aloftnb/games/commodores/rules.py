@@ -1,0 +1,1033 @@
+"""Aloft, sky commodores: the rules of the 3X hex game whose map grows as players explore.
+
+Rulings where the text is silent or unclear are marked RULING and listed, each with its test, in
+docs/rules/commodores.md. The cards (ship types, goals, leviathans) are data: catalogue.py reads
+data/catalogue.json or a designer's own catalogue. The state and its dict form are in state.py,
+the sky's geometry in geometry.py.
+
+Randomness is drawn when it happens, through protocol v2's chance steps: the leviathans set aside,
+the goals and ship types in play and the goal's number at set-up; the hex and the number token
+drawn by each exploration. The face-down stacks hold counts, not an order: a draw picks a kind
+with probability in proportion to what is left, as drawing the top of a shuffled stack does. The
+only hidden information is which leviathans were set aside; bots determinize it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any, ClassVar
+
+from ...core.action import Action
+from ...core.chance import CHANCE
+from ...core.options import Option, _short_repr, int_between
+from ...core.rules import Rules
+from ...core.traits import Outcome, Traits
+from ...errors import IllegalAction, InvalidOptions, InvalidState
+from .catalogue import MERCHANT, Catalogue, ShipType, load_catalogue
+from .geometry import DIRECTIONS, geometry
+from .state import (
+    CHANCE_STEPS,
+    DRAW_HEX,
+    DRAW_NUMBER,
+    EXPLORED,
+    FELLED,
+    FORAGE,
+    FORAGED,
+    FREE,
+    FROM_LEVIATHANS,
+    GOAL,
+    GOAL_NUMBER,
+    OVER,
+    PLACE,
+    PLUNDERED,
+    SET_ASIDE,
+    SETUP_STEPS,
+    SHIP_TYPE,
+    SHIPS,
+    SHIPS_PLUNDERED,
+    TAKE,
+    TALLIES,
+    TRADED,
+    TRADES,
+    CommodoresState,
+    Hex,
+    Ship,
+    StateReader,
+    ship_name,
+    state_to_dict,
+)
+
+CHANCE_TYPES = ("set_aside", "goal", "goal_number", "ship_type", "hex", "number")
+DECISION_TYPES = ("place", "free", "forage", "ship", "move", "explore", "terraform", "upgrade",
+                  "build", "plunder", "take", "trade", "end_ship", "end_turn")
+SHIP_ACTION_TYPES = ("move", "explore", "terraform", "upgrade", "build", "plunder", "trade",
+                     "end_ship")
+# Which of the text's six actions each action type is (explore and terraform are one action).
+ACTION_OF = {"move": "move", "explore": "explore", "terraform": "explore", "upgrade": "upgrade",
+             "build": "build", "plunder": "plunder", "trade": "trade"}
+
+
+class CommodoresAction(Action):
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        p = self._params
+        texts = {
+            "set_aside": lambda: f"set aside leviathan {p.get('leviathan')}",
+            "goal": lambda: f"goal {p.get('goal')} in play",
+            "goal_number": lambda: f"goal number {p.get('number')}",
+            "ship_type": lambda: f"ship type {p.get('ship')} in the shipyard",
+            "hex": lambda: f"drew a {p.get('kind')} hex",
+            "number": lambda: f"drew number {p.get('number')}",
+            "place": lambda: f"place the starter at {p.get('corner')}",
+            "free": lambda: f"take a free {p.get('resource')}",
+            "forage": lambda: f"forage on {p.get('number')}",
+            "ship": lambda: f"ship {p.get('captain')} acts",
+            "move": lambda: f"move to {p.get('to')}",
+            "explore": lambda: f"explore {p.get('space')} paying {p.get('pay')}",
+            "terraform": lambda: f"terraform {p.get('space')} paying {p.get('pay')}",
+            "upgrade": lambda: f"upgrade: {p.get('upgrade')}",
+            "build": lambda: f"build a {p.get('ship')} at {p.get('at')}",
+            "plunder": lambda: f"plunder {p.get('target')}",
+            "take": lambda: f"take {p.get('resource')}",
+            "trade": lambda: f"trade 2 {p.get('give')} for 1 {p.get('get')}",
+            "end_ship": lambda: "end this ship's actions",
+            "end_turn": lambda: "end the turn",
+        }
+        text = texts.get(self.type)
+        return text() if text else super().__str__()
+
+
+def A(action_type: str, **params: Any) -> CommodoresAction:
+    return CommodoresAction(action_type, **params)
+
+
+_CACHE: dict[tuple[Any, ...], CommodoresAction] = {}
+
+
+def cached(action_type: str, **params: Any) -> CommodoresAction:
+    """The same action object every time (actions are immutable): legal_actions builds many."""
+    key = (action_type, *params.items())
+    action = _CACHE.get(key)
+    if action is None:
+        if len(_CACHE) > 100_000:
+            _CACHE.clear()
+        action = _CACHE[key] = CommodoresAction(action_type, **params)
+    return action
+
+
+class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
+    name = "commodores"
+    title = "Aloft: sky commodores"
+    summary = ("Explore a growing sky of hexes, forage, fight leviathans and plunder rivals; "
+               "the first commodore to complete three goals wins.")
+    traits = Traits(player_counts=(2, 3, 4, 5), chance="explicit", information="imperfect",
+                    utility="win_loss")
+    phases = ("setup", "forage", "ships")
+    phase_actions: ClassVar[dict[str, tuple[str, ...]]] = {
+        "setup": ("set_aside", "goal", "goal_number", "ship_type", "place", "free"),
+        "forage": ("forage",),
+        "ships": ("ship", "move", "explore", "terraform", "upgrade", "build", "plunder", "take",
+                  "trade", "end_ship", "end_turn", "hex", "number"),
+    }
+    action_class = CommodoresAction
+    action_types = CHANCE_TYPES + DECISION_TYPES
+    option_spec: ClassVar[dict[str, Option]] = {
+        "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
+                            "supplies: a dict or a JSON file path",
+                            default_note="data/catalogue.json, shipped with the game"),
+        "turn_limit": Option("turn_limit", 40, "rounds after which the game stops (most goals "
+                             "wins; nobody if nobody has a goal)", check=int_between(1, 500)),
+        "radius": Option("radius", 4, "how far from the centre hexes may be placed (the table's "
+                         "edge)", check=int_between(2, 8)),
+        "two_players": Option("two_players", False, "allow a 2-player game (the text says 3-5)",
+                              choices=(False, True)),
+    }
+
+    # -- configuration -------------------------------------------------------------------------
+    def configure(self) -> None:
+        opts = self.options
+        source = opts["catalogue"]
+        self.catalogue: Catalogue
+        self.catalogue, data = load_catalogue(source)
+        if isinstance(source, str):
+            opts["catalogue"] = data  # RULING: a match keeps the file's contents, so saves load
+        low = 2 if opts["two_players"] else 3
+        if not low <= self.players <= 5:
+            extra = "" if low == 2 else " (2 with the option two_players=True)"
+            raise InvalidOptions(f"sky commodores is for 3-5 players{extra}, not {self.players}")
+        cat = self.catalogue
+        if self.players > 6:
+            raise InvalidOptions("the merchant hex has 6 corners: at most 6 starters")
+        self.turn_limit = opts["turn_limit"]
+        self.geometry = geo = geometry(opts["radius"])
+        self.kinds = cat.hex_kinds
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        self.resources = cat.resources
+        self.res_index = {r: i for i, r in enumerate(self.resources)}
+        self.leviathan_ids = tuple(lv.id for lv in cat.leviathans)
+        self.types = {t.id: t for t in cat.ship_types}
+        self.goal_cards = {g.id: g for g in cat.goals}
+        self._stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
+        self._link_cache: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
+        # space -> its sides as (corner, neighbouring corner) pairs, both ways round
+        sides: list[list[tuple[int, int]]] = [[] for _ in geo.spaces]
+        for corner, edges in enumerate(geo.corner_edges):
+            for other, pair in edges:
+                for space in set(pair) - {-1}:
+                    sides[space].append((corner, other))
+        self._sides = tuple(tuple(x) for x in sides)
+        # The stack before set-up: every hex but the centre and the ring.
+        stack = dict.fromkeys(self.kinds, 0)
+        for kind, count in cat.hexes:
+            stack[kind] += count
+        for lv in self.leviathan_ids:
+            stack[lv] += 1
+        for kind in [cat.centre] + [kind for kind, _ in cat.ring]:
+            stack[kind] -= 1
+            if stack[kind] < 0:
+                raise InvalidOptions(f"catalogue: hexes has too few {kind} hexes for the centre "
+                                     "and the ring")
+        self.start_stack = tuple(stack[k] for k in self.kinds)
+        tokens = list(cat.number_tokens)
+        for _, number in cat.ring:
+            tokens[number - 1] -= 1
+            if tokens[number - 1] < 0:
+                raise InvalidOptions(f"catalogue: number_tokens has too few {number}s for the "
+                                     "ring")
+        self.start_tokens = tuple(tokens)
+        self.ring_spaces = tuple(geo.space_index[f"{dq},{dr}"] for dq, dr in DIRECTIONS)
+        # Action tables, built once: the enumeration is stable.
+        self._forage = [A("forage", number=n) for n in range(1, 7)]
+        self._end_ship, self._end_turn = A("end_ship"), A("end_turn")
+
+    def max_length(self) -> int:
+        """Set-up steps plus, per turn, the most steps a turn can take (see the rules page)."""
+        cat = self.catalogue
+        setup = (cat.leviathans_set_aside + cat.goals_in_play + 1 + cat.ship_types_in_play
+                 + 2 * self.players)
+        ships = cat.ships_per_player
+        best_reward = max((max(lv.rewards) for lv in cat.leviathans), default=0)
+        # Explorations: each pays a resource, so they are bounded by what a seat can hold plus
+        # what it gains within the turn; drawing a leviathan repays its cost, at most once per
+        # leviathan in the game plus once per ship that can fell one this turn.
+        explores = (len(self.resources) * cat.pool_cap + ships * (best_reward + cat.max_plunder)
+                    + len(self.leviathan_ids) + ships)
+        per_ship = 8 + cat.max_plunder  # pick, move, upgrade, build, plunder+takes, trade, end
+        per_turn = 2 + ships * per_ship + 3 * explores  # forage, end turn; explore + 2 draws
+        return setup + self.turn_limit * self.players * per_turn
+
+    # -- ship stats ----------------------------------------------------------------------------
+    def stats(self, ship: Ship) -> tuple[int, int, int, bool]:
+        """(move, forage, plunder, builds) of a ship with its upgrades."""
+        key = (ship.kind, ship.upgrades)
+        found = self._stats.get(key)
+        if found is None:
+            card = self.types[ship.kind]
+            ups = [card.upgrade(u) for u in ship.upgrades]
+            found = (card.move + sum(u.move for u in ups if u),
+                     card.forage + sum(u.forage for u in ups if u),
+                     card.plunder + sum(u.plunder for u in ups if u),
+                     card.builds or any(u.builds for u in ups if u))
+            self._stats[key] = found
+        return found
+
+    # -- the game ------------------------------------------------------------------------------
+    def initial_state(self, seed: int) -> CommodoresState:
+        """The centre and the ring in place; set-up continues with chance steps (the seed is
+        not used: every draw is a chance step the match resolves from its own seed)."""
+        cat, geo = self.catalogue, self.geometry
+        hexes: list[Hex | None] = [None] * len(geo.spaces)
+        hexes[0] = self._new_hex(cat.centre, 0)
+        for space, (kind, number) in zip(self.ring_spaces, cat.ring):
+            hexes[space] = Hex(kind, number, 0)  # RULING: tokens 1-6 go clockwise from the NE
+        n = self.players
+        state = CommodoresState(
+            self, SET_ASIDE, 0, 0, tuple(hexes), self.start_stack, self.start_tokens, (), (), (),
+            0, (), (), (), ((0,) * len(self.resources),) * n, ((),) * n, ((0,) * len(TALLIES),) * n,
+            (False,) * n, cat.upgrade_cubes, False, -1, (), (), (), -1, 0, 0, "")
+        return self._next_setup_step(state)
+
+    def _new_hex(self, kind: str, number: int) -> Hex:
+        if kind in self.leviathan_ids:
+            return Hex(kind, 0, self.catalogue.leviathan(kind).health)
+        return Hex(kind, number, 0)
+
+    def _next_setup_step(self, s: CommodoresState) -> CommodoresState:
+        """Skip set-up steps that have nothing left to do."""
+        cat = self.catalogue
+        if s.step == SET_ASIDE and len(s.set_aside) >= cat.leviathans_set_aside:
+            s = s._replace(step=GOAL)
+        if s.step == GOAL and len(s.goals) >= cat.goals_in_play:
+            s = s._replace(step=GOAL_NUMBER)
+        if s.step == GOAL_NUMBER and (s.goal_number or not any(
+                self.goal_cards[g].kind == "ships_by_number" for g in s.goals)
+                or not any(s.tokens)):
+            s = s._replace(step=SHIP_TYPE)
+        if s.step == SHIP_TYPE and len(s.ship_types) >= cat.ship_types_in_play:
+            s = s._replace(step=PLACE, player=0)
+        return s
+
+    def current_player(self, s: CommodoresState) -> int | None:
+        if s.step == OVER:
+            return None
+        return CHANCE if s.step in CHANCE_STEPS else s.player
+
+    def is_over(self, s: CommodoresState) -> bool:
+        return s.step == OVER
+
+    def phase(self, s: CommodoresState) -> str:
+        if s.step in SETUP_STEPS:
+            return "setup"
+        return "forage" if s.step == FORAGE else "ships"
+
+    def round(self, s: CommodoresState) -> int:
+        return min(s.turn // self.players + 1, self.turn_limit)
+
+    # -- what a ship touches -------------------------------------------------------------------
+    def occupied(self, s: CommodoresState) -> set[int]:
+        return {ship.corner for ship in s.ships}
+
+    def edges(self, s: CommodoresState, corner: int) -> tuple[int, ...]:
+        """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
+        sides of placed hexes only)."""
+        return self._links(s.hexes)[corner]
+
+    def _links(self, hexes: tuple[Hex | None, ...]) -> tuple[tuple[int, ...], ...]:
+        """Every corner's open edges for one map, cached: the map changes far less often than
+        ships move. The cache holds the map itself, so its id cannot be reused while cached."""
+        found = self._link_cache.get(id(hexes))
+        if found is not None and found[0] is hexes:
+            return found[1]
+        found_links: list[set[int]] = [set() for _ in self.geometry.corners]
+        for space, h in enumerate(hexes):
+            if h is not None:
+                for corner, other in self._sides[space]:
+                    found_links[corner].add(other)
+        links = tuple(tuple(c) for c in found_links)  # any order: moves are sorted
+        if len(self._link_cache) > 64:
+            self._link_cache.clear()
+        self._link_cache[id(hexes)] = (hexes, links)
+        return links
+
+    def touching(self, s: CommodoresState, corner: int) -> list[int]:
+        """Spaces with a hex that meet at this corner."""
+        return [sp for sp in self.geometry.corner_spaces[corner] if s.hexes[sp] is not None]
+
+    def destinations(self, s: CommodoresState, ship: Ship) -> list[int]:
+        """Where a ship may move: empty corners within its move value (moving through ships),
+        or, when there are none, the nearest empty corners (RULING below)."""
+        move = self.stats(ship)[0]
+        if move <= 0:
+            return []
+        taken = self.occupied(s)
+        links = self._links(s.hexes)
+        distance = {ship.corner: 0}
+        frontier = deque([ship.corner])
+        reachable = []
+        while frontier:
+            corner = frontier.popleft()
+            d = distance[corner] + 1
+            if d > move and reachable:
+                break  # breadth first: everything within the move value is found
+            for other in links[corner]:
+                if other not in distance:
+                    distance[other] = d
+                    frontier.append(other)
+                    if d <= move and other not in taken:
+                        reachable.append(other)
+        if reachable:
+            return sorted(reachable)
+        empty = [(d, c) for c, d in distance.items() if d > 0 and c not in taken]
+        if not empty:
+            return []
+        # RULING: a ship with no empty corner within its move may fly to the nearest empty
+        # corner (the text's "nearest open space"), counting steps along edges.
+        nearest = min(d for d, _ in empty)
+        return sorted(c for d, c in empty if d == nearest)
+
+    # -- legal actions -------------------------------------------------------------------------
+    def legal_actions(self, s: CommodoresState) -> list[CommodoresAction]:
+        step = s.step
+        if step == OVER:
+            return []
+        if step in CHANCE_STEPS:
+            return [outcome for outcome, _ in self.chance_outcomes(s)]
+        if step == PLACE:
+            taken = self.occupied(s)
+            return [A("place", corner=self.geometry.corner_name(c))
+                    for c in self.geometry.space_corners[0] if c not in taken]
+        if step == FREE:
+            return [A("free", resource=r) for r in self.catalogue.free_resources]
+        if step == FORAGE:
+            return list(self._forage)
+        if step == TAKE:
+            pool = s.pools[s.target]
+            return [cached("take", resource=r) for r, n in zip(self.resources, pool) if n > 0]
+        if s.active < 0:
+            ships = [cached("ship", captain=ship.captain) for i, ship in enumerate(s.ships)
+                     if ship.owner == s.player and not ship.new and i not in s.acted]
+            return ships + [self._end_turn]
+        return self._ship_actions(s) + [self._end_ship]
+
+    def _ship_actions(self, s: CommodoresState) -> list[CommodoresAction]:
+        geo = self.geometry
+        ship = s.ships[s.active]
+        move, _forage, plunder, builds = self.stats(ship)
+        done = s.done
+        pool = s.pools[s.player]
+        paying = [r for r, n in zip(self.resources, pool) if n > 0]
+        out: list[CommodoresAction] = []
+        if "move" not in done:
+            out += [cached("move", to=geo.corner_name(c)) for c in self.destinations(s, ship)]
+        # RULING: repeated explorations follow each other; another action closes exploring.
+        if paying and ("explore" not in done or done[-1] == "explore"):
+            stack_left = sum(s.stack) > 0
+            for space in geo.corner_spaces[ship.corner]:
+                h = s.hexes[space]
+                name = geo.space_name(space)
+                if h is None:
+                    if stack_left:  # RULING: an empty stack ends exploring
+                        out += [cached("explore", space=name, pay=r) for r in paying]
+                elif h.kind in self.res_index:
+                    if stack_left and space not in s.fresh:
+                        out += [cached("terraform", space=name, pay=r) for r in paying]
+                elif h.kind in self.leviathan_ids and h.health == 0:
+                    out += [cached("terraform", space=name, pay=r) for r in paying]
+        if "upgrade" not in done and s.built_any and s.cubes > 0:
+            card = self.types[ship.kind]
+            out += [cached("upgrade", upgrade=u.id) for u in card.upgrades
+                    if u.id not in ship.upgrades and self._affords(pool, u.cost)]
+        if "build" not in done and builds:
+            out += self._builds(s, ship, pool)
+        if "plunder" not in done and plunder > 0:
+            out += self._plunders(s, ship)
+        if "trade" not in done and any(
+                s.hexes[sp] is not None and s.hexes[sp].kind == MERCHANT  # type: ignore[union-attr]
+                for sp in geo.corner_spaces[ship.corner]):
+            for give, n in zip(self.resources, pool):
+                if n >= 2:
+                    out += [cached("trade", give=give, get=get) for get in self.resources
+                            if get != give]
+        return out
+
+    def _affords(self, pool: tuple[int, ...], cost: tuple[tuple[str, int], ...]) -> bool:
+        return all(pool[self.res_index[r]] >= n for r, n in cost)
+
+    def _fleet(self, s: CommodoresState, seat: int) -> list[Ship]:
+        return [ship for ship in s.ships if ship.owner == seat]
+
+    def _builds(self, s: CommodoresState, ship: Ship, pool: tuple[int, ...]
+                ) -> list[CommodoresAction]:
+        cat = self.catalogue
+        if len(self._fleet(s, s.player)) >= cat.ships_per_player:
+            return []
+        taken = self.occupied(s)
+        corners = [c for c in self.edges(s, ship.corner) if c not in taken]
+        if not corners:
+            return []
+        options: list[ShipType] = []
+        if not s.basic_built[s.player] and self._affords(pool, cat.basic.cost):
+            options.append(cat.basic)
+        for type_id, left in zip(s.ship_types, s.yard):
+            card = self.types[type_id]
+            if left > 0 and self._affords(pool, card.cost):
+                options.append(card)
+        names = [self.geometry.corner_name(c) for c in sorted(corners)]
+        return [cached("build", ship=card.id, at=at) for card in options for at in names]
+
+    def _plunders(self, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
+        out = []
+        near = set(self.edges(s, ship.corner))
+        # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
+        for other in s.ships:
+            if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
+                out.append(cached("plunder", target=ship_name(other)))
+        for space in self.geometry.corner_spaces[ship.corner]:
+            h = s.hexes[space]
+            if h is not None and h.kind in self.leviathan_ids and h.health > 0:
+                out.append(cached("plunder", target=self.geometry.space_name(space)))
+        return out
+
+    # -- chance --------------------------------------------------------------------------------
+    def chance_outcomes(self, s: CommodoresState) -> list[tuple[CommodoresAction, float]]:
+        step = s.step
+        if step == SET_ASIDE:
+            left = [lv for lv in self.leviathan_ids if lv not in s.set_aside]
+            return [(A("set_aside", leviathan=lv), 1 / len(left)) for lv in left]
+        if step == GOAL:
+            left = [g.id for g in self.catalogue.goals if g.id not in s.goals]
+            return [(A("goal", goal=g), 1 / len(left)) for g in left]
+        if step == SHIP_TYPE:
+            left = [t.id for t in self.catalogue.shipyard if t.id not in s.ship_types]
+            return [(A("ship_type", ship=t), 1 / len(left)) for t in left]
+        if step == GOAL_NUMBER or step == DRAW_NUMBER:
+            total = sum(s.tokens)
+            kind = "goal_number" if step == GOAL_NUMBER else "number"
+            return [(cached(kind, number=i + 1), n / total) for i, n in enumerate(s.tokens) if n]
+        if step == DRAW_HEX:
+            total = sum(s.stack)
+            return [(cached("hex", kind=k), n / total) for k, n in zip(self.kinds, s.stack) if n]
+        raise IllegalAction("this is not a chance step: nothing is drawn now")
+
+    def describe_chance(self, s: CommodoresState, outcome: CommodoresAction) -> str:
+        cat = self.catalogue
+        kind = outcome.type
+        if kind == "set_aside":
+            return "a leviathan was set aside face down"  # the log never says which
+        if kind == "goal":
+            return f"goal in play: {cat.goal(outcome.goal).text()}"
+        if kind == "goal_number":
+            return f"the Beacon number is {outcome.number}"
+        if kind == "ship_type":
+            return f"in the shipyard: {self.types[outcome.ship].name}"
+        if kind == "hex":
+            where = self.geometry.space_name(s.target)
+            if outcome.kind in self.leviathan_ids:
+                lv = cat.leviathan(outcome.kind)
+                return f"drew a leviathan, {lv.name}, at {where}"
+            if outcome.kind == MERCHANT:
+                return f"drew a merchant hex at {where}"
+            return f"drew a {cat.resource_name(outcome.kind)} hex at {where}"
+        return f"drew number {outcome.number} for {self.geometry.space_name(s.target)}"
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
+        handler = getattr(self, f"_apply_{action.type}")
+        s = handler(s, action)
+        if s.step in (FORAGE, SHIPS, TAKE):
+            s = self._check_goals(s)
+        return s
+
+    def _apply_set_aside(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        stack = self._stack_change(s.stack, a.leviathan, -1)
+        return self._next_setup_step(s._replace(stack=stack, set_aside=s.set_aside +
+                                                (a.leviathan,)))
+
+    def _apply_goal(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        return self._next_setup_step(s._replace(goals=s.goals + (a.goal,)))
+
+    def _apply_goal_number(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        # RULING: the drawn token stays on the goal card, out of the stack.
+        tokens = self._token_change(s.tokens, a.number)
+        return self._next_setup_step(s._replace(goal_number=a.number, tokens=tokens))
+
+    def _apply_ship_type(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        return self._next_setup_step(s._replace(
+            ship_types=s.ship_types + (a.ship,), yard=s.yard + (self.catalogue.copies_per_type,)))
+
+    def _apply_place(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        corner = self.geometry.corner_index[a.corner]
+        ships = s.ships + (Ship(s.player, 1, "starter", corner, (), False),)
+        if s.player + 1 < self.players:
+            return s._replace(ships=ships, player=s.player + 1)
+        return s._replace(ships=ships, player=0, step=FREE)
+
+    def _apply_free(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        pools = self._gain(s.pools, s.player, a.resource, 1)
+        if s.player + 1 < self.players:
+            return s._replace(pools=pools, player=s.player + 1)
+        return s._replace(pools=pools, player=0, step=FORAGE)
+
+    def _apply_forage(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        pools = [list(p) for p in s.pools]
+        before = [sum(p) for p in s.pools]
+        cap = self.catalogue.pool_cap
+        for ship in s.ships:
+            forage = self.stats(ship)[1]
+            if forage <= 0:
+                continue
+            for space in self.geometry.corner_spaces[ship.corner]:
+                h = s.hexes[space]
+                if h is not None and h.number == a.number and h.kind in self.res_index:
+                    i = self.res_index[h.kind]
+                    pool = pools[ship.owner]
+                    pool[i] = min(cap, pool[i] + forage)  # RULING: a full tracker takes no more
+        tallies = s.tallies
+        for seat, pool in enumerate(pools):
+            tallies = self._tally(tallies, seat, FORAGED, sum(pool) - before[seat])
+        return s._replace(pools=tuple(tuple(p) for p in pools), step=SHIPS, tallies=tallies,
+                          forage_number=a.number)
+
+    def _apply_ship(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        index = next(i for i, ship in enumerate(s.ships)
+                     if ship.owner == s.player and ship.captain == a.captain)
+        return s._replace(active=index, done=())
+
+    def _did(self, s: CommodoresState, kind: str) -> tuple[str, ...]:
+        name = ACTION_OF[kind]
+        return s.done if s.done and s.done[-1] == name else s.done + (name,)
+
+    def _apply_move(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        ship = s.ships[s.active]
+        moved = ship._replace(corner=self.geometry.corner_index[a.to])
+        return s._replace(ships=self._set_ship(s.ships, s.active, moved),
+                          done=self._did(s, "move"))
+
+    def _apply_explore(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        space = self.geometry.space_index[a.space]
+        pools = self._gain(s.pools, s.player, a.pay, -1)
+        return s._replace(pools=pools, done=self._did(s, "explore"), step=DRAW_HEX,
+                          target=space)
+
+    def _apply_terraform(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        space = self.geometry.space_index[a.space]
+        h = s.hexes[space]
+        assert h is not None
+        stack = s.stack
+        if h.kind in self.leviathan_ids:
+            stack = self._stack_change(stack, h.kind, +1)  # shuffled back into the stack
+        # A resource hex and its number token leave the game.
+        hexes = self._set_hex(s.hexes, space, None)
+        pools = self._gain(s.pools, s.player, a.pay, -1)
+        return s._replace(pools=pools, hexes=hexes, stack=stack,
+                          done=self._did(s, "terraform"), step=DRAW_HEX, target=space)
+
+    def _apply_hex(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        kind = a.kind
+        stack = self._stack_change(s.stack, kind, -1)
+        tallies = self._tally(s.tallies, s.player, EXPLORED)
+        fresh = s.fresh if s.target in s.fresh else s.fresh + (s.target,)
+        placed = self._new_hex(kind, 0)
+        s = s._replace(stack=stack, tallies=tallies, fresh=fresh,
+                       hexes=self._set_hex(s.hexes, s.target, placed))
+        if kind in self.res_index:
+            if any(s.tokens):
+                return s._replace(step=DRAW_NUMBER)
+            # RULING: with no number tokens left, a resource hex is placed without a number.
+        elif kind in self.leviathan_ids:
+            reward = self.catalogue.leviathan(kind).reward  # one reward on discovery
+            seen = s.seen if kind in s.seen else s.seen + (kind,)
+            pools = self._gain(s.pools, s.player, reward, 1)
+            s = s._replace(pools=pools, seen=seen, tallies=self._credit(s, pools,
+                                                                         FROM_LEVIATHANS))
+        return s._replace(step=SHIPS, target=-1)
+
+    def _apply_number(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        h = s.hexes[s.target]
+        assert h is not None
+        return s._replace(hexes=self._set_hex(s.hexes, s.target, h._replace(number=a.number)),
+                          tokens=self._token_change(s.tokens, a.number), step=SHIPS, target=-1)
+
+    def _apply_upgrade(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        ship = s.ships[s.active]
+        card = self.types[ship.kind]
+        upgrade = card.upgrade(a.upgrade)
+        assert upgrade is not None
+        pools = self._pay(s.pools, s.player, upgrade.cost)
+        upgraded = ship._replace(upgrades=ship.upgrades + (a.upgrade,))
+        return s._replace(ships=self._set_ship(s.ships, s.active, upgraded), pools=pools,
+                          cubes=s.cubes - 1, done=self._did(s, "upgrade"))
+
+    def _apply_build(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        card = self.types[a.ship]
+        pools = self._pay(s.pools, s.player, card.cost)
+        captains = {ship.captain for ship in self._fleet(s, s.player)}
+        # RULING: the new ship takes the lowest captaining card still free.
+        captain = min(c for c in range(1, self.catalogue.ships_per_player + 1)
+                      if c not in captains)
+        corner = self.geometry.corner_index[a.at]
+        ships = s.ships + (Ship(s.player, captain, card.id, corner, (), True),)
+        yard, basic_built = s.yard, s.basic_built
+        if card.deck == "basic":
+            basic_built = basic_built[:s.player] + (True,) + basic_built[s.player + 1:]
+        else:
+            i = s.ship_types.index(card.id)
+            yard = yard[:i] + (yard[i] - 1,) + yard[i + 1:]
+        return s._replace(ships=ships, pools=pools, yard=yard, basic_built=basic_built,
+                          built_any=True, done=self._did(s, "build"))
+
+    def _apply_plunder(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        ship = s.ships[s.active]
+        plunder = self.stats(ship)[2]
+        done = self._did(s, "plunder")
+        if ":" in a.target:  # a rival's ship: take resources of your choice, one at a time
+            seat = int(a.target.split(":")[0])
+            # RULING: you take as many as your plunder value, or all the rival has if fewer.
+            left = min(plunder, sum(s.pools[seat]))
+            tallies = self._tally(s.tallies, s.player, SHIPS_PLUNDERED)
+            return s._replace(done=done, step=TAKE, target=seat, left=left, tallies=tallies)
+        space = self.geometry.space_index[a.target]
+        h = s.hexes[space]
+        assert h is not None
+        lv = self.catalogue.leviathan(h.kind)
+        # RULING: the reward is the hex's entry for the ship's plunder value, in full even when
+        # the leviathan has less health left; the default catalogue lists 2 per unit of plunder.
+        pools = self._gain(s.pools, s.player, lv.reward, lv.rewards[plunder - 1])
+        health = max(0, h.health - plunder)
+        tallies = self._credit(s, pools, FROM_LEVIATHANS)
+        if health == 0:
+            tallies = self._tally(tallies, s.player, FELLED)
+        return s._replace(done=done, pools=pools, tallies=tallies,
+                          hexes=self._set_hex(s.hexes, space, h._replace(health=health)))
+
+    def _apply_take(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        pools = self._gain(s.pools, s.target, a.resource, -1)
+        pools = self._gain(pools, s.player, a.resource, 1)
+        s = s._replace(tallies=self._credit(s, pools, PLUNDERED))
+        left = s.left - 1
+        if left > 0 and sum(pools[s.target]) > 0:
+            return s._replace(pools=pools, left=left)
+        return s._replace(pools=pools, left=0, step=SHIPS, target=-1)
+
+    def _apply_trade(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        pools = self._gain(s.pools, s.player, a.give, -2)
+        paid = s._replace(pools=pools)
+        pools = self._gain(pools, s.player, a.get, 1)
+        tallies = self._tally(self._credit(paid, pools, TRADED), s.player, TRADES)
+        return s._replace(pools=pools, tallies=tallies, done=self._did(s, "trade"))
+
+    def _apply_end_ship(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        s = s._replace(acted=s.acted + (s.active,), active=-1, done=())
+        if any(ship.owner == s.player and not ship.new and i not in s.acted
+               for i, ship in enumerate(s.ships)):
+            return s
+        return self._next_turn(s)  # RULING: the turn ends once every ship has acted
+
+    def _apply_end_turn(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        return self._next_turn(s)
+
+    def _next_turn(self, s: CommodoresState) -> CommodoresState:
+        turn = s.turn + 1
+        ships = tuple(ship._replace(new=False) if ship.new else ship for ship in s.ships)
+        s = s._replace(turn=turn, player=(s.player + 1) % self.players, step=FORAGE, ships=ships,
+                       active=-1, done=(), acted=(), fresh=(), forage_number=0)
+        if turn >= self.turn_limit * self.players:
+            return s._replace(step=OVER, end="turn_limit")
+        return s
+
+    # -- goals ---------------------------------------------------------------------------------
+    def goal_met(self, s: CommodoresState, seat: int, goal_id: str) -> bool:
+        goal = self.goal_cards[goal_id]
+        kind, amount = goal.kind, goal.amount
+        fleet = self._fleet(s, seat)
+        if kind == "ships_by_number":
+            return len(fleet) >= amount and s.goal_number > 0 and all(
+                any(s.hexes[sp].number == s.goal_number  # type: ignore[union-attr]
+                    for sp in self.touching(s, ship.corner)) for ship in fleet)
+        if kind == "ships":
+            return len(fleet) >= amount
+        if kind == "explored":
+            return s.tallies[seat][EXPLORED] >= amount
+        if kind == "leviathans_felled":
+            return s.tallies[seat][FELLED] >= amount
+        if kind == "trades":
+            return s.tallies[seat][TRADES] >= amount
+        if kind == "ships_plundered":
+            return s.tallies[seat][SHIPS_PLUNDERED] >= amount
+        if kind == "pool_total":
+            return sum(s.pools[seat]) >= amount
+        if kind == "ship_types":
+            return len({ship.kind for ship in fleet}) >= amount
+        if kind == "upgrades":
+            return sum(len(ship.upgrades) for ship in fleet) >= amount
+        if kind == "resources_touched":
+            kinds = {s.hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
+                     for sp in self.touching(s, ship.corner)}
+            return len(kinds & set(self.resources)) >= amount
+        raise AssertionError(kind)
+
+    def _check_goals(self, s: CommodoresState) -> CommodoresState:
+        """RULING: goals are checked after every step of a seat's turn, for that seat only."""
+        seat = s.player
+        new = tuple(g for g in s.goals if g not in s.completed[seat] and self.goal_met(s, seat, g))
+        if not new:
+            return s
+        completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
+        s = s._replace(completed=completed)
+        if len(completed[seat]) >= self.catalogue.goals_to_win:
+            return s._replace(step=OVER, end="goals", active=-1, done=(), acted=(), fresh=(),
+                              target=-1, left=0)
+        return s
+
+    # -- results -------------------------------------------------------------------------------
+    def scores(self, s: CommodoresState) -> dict[int, float]:
+        return {seat: float(len(c)) for seat, c in enumerate(s.completed)}
+
+    def outcome(self, s: CommodoresState) -> Outcome | None:
+        if s.step != OVER:
+            return None
+        scores = self.scores(s)
+        if s.end == "goals":
+            seat = s.player
+            names = [self.goal_cards[g].name for g in s.completed[seat]]
+            return Outcome((seat,), scores, f"seat {seat} completed {len(names)} goals: "
+                                            f"{', '.join(names)}")
+        best = max(scores.values())
+        # RULING: at the turn limit the most goals win (shared); with none, nobody wins.
+        winners = tuple(seat for seat, v in scores.items() if v == best) if best > 0 else ()
+        text = (f"most goals ({best:g})" if winners else "nobody completed a goal")
+        return Outcome(winners, scores, f"the turn limit of {self.turn_limit} rounds was "
+                                        f"reached: {text}")
+
+    # -- helpers for immutable updates ---------------------------------------------------------
+    def _stack_change(self, stack: tuple[int, ...], kind: str, delta: int) -> tuple[int, ...]:
+        i = self.kind_index[kind]
+        return stack[:i] + (stack[i] + delta,) + stack[i + 1:]
+
+    @staticmethod
+    def _token_change(tokens: tuple[int, ...], number: int) -> tuple[int, ...]:
+        return tokens[:number - 1] + (tokens[number - 1] - 1,) + tokens[number:]
+
+    @staticmethod
+    def _set_hex(hexes: tuple[Hex | None, ...], space: int, h: Hex | None
+                 ) -> tuple[Hex | None, ...]:
+        return hexes[:space] + (h,) + hexes[space + 1:]
+
+    @staticmethod
+    def _set_ship(ships: tuple[Ship, ...], i: int, ship: Ship) -> tuple[Ship, ...]:
+        return ships[:i] + (ship,) + ships[i + 1:]
+
+    @staticmethod
+    def _tally(tallies: tuple[tuple[int, ...], ...], seat: int, which: int, amount: int = 1
+               ) -> tuple[tuple[int, ...], ...]:
+        if not amount:
+            return tallies
+        t = tallies[seat]
+        return (tallies[:seat] + (t[:which] + (t[which] + amount,) + t[which + 1:],)
+                + tallies[seat + 1:])
+
+    def _credit(self, s: CommodoresState, pools: tuple[tuple[int, ...], ...], which: int
+                ) -> tuple[tuple[int, ...], ...]:
+        """The active seat's tallies with what it gained (pools after vs s.pools) credited."""
+        seat = s.player
+        return self._tally(s.tallies, seat, which, sum(pools[seat]) - sum(s.pools[seat]))
+
+    def _gain(self, pools: tuple[tuple[int, ...], ...], seat: int, resource: str, amount: int
+              ) -> tuple[tuple[int, ...], ...]:
+        i = self.res_index[resource]
+        pool = pools[seat]
+        value = min(self.catalogue.pool_cap, pool[i] + amount)
+        return pools[:seat] + (pool[:i] + (value,) + pool[i + 1:],) + pools[seat + 1:]
+
+    def _pay(self, pools: tuple[tuple[int, ...], ...], seat: int,
+             cost: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+        for resource, n in cost:
+            pools = self._gain(pools, seat, resource, -n)
+        return pools
+
+    # -- parsing, refusals and descriptions ----------------------------------------------------
+    def parse_action(self, data: Any) -> CommodoresAction:
+        action = super().parse_action(data)
+        fields = {
+            "set_aside": {"leviathan"}, "goal": {"goal"}, "goal_number": {"number"},
+            "ship_type": {"ship"}, "hex": {"kind"}, "number": {"number"}, "place": {"corner"},
+            "free": {"resource"}, "forage": {"number"}, "ship": {"captain"}, "move": {"to"},
+            "explore": {"space", "pay"}, "terraform": {"space", "pay"}, "upgrade": {"upgrade"},
+            "build": {"ship", "at"}, "plunder": {"target"}, "take": {"resource"},
+            "trade": {"give", "get"}, "end_ship": set(), "end_turn": set(),
+        }[action.type]
+        if set(action.params) != fields:
+            want = ", ".join(sorted(fields)) or "no fields"
+            raise IllegalAction(f"a {action.type} action takes {want}, not "
+                                f"{_short_repr(action.to_dict())}")
+        for key, value in action.params.items():
+            if key in ("number", "captain"):
+                if type(value) is not int:
+                    raise IllegalAction(f"{action.type}: {key} must be a whole number, not "
+                                        f"{_short_repr(value)}")
+            elif not isinstance(value, str) or len(value) > 40:
+                raise IllegalAction(f"{action.type}: {key} must be a short text, not "
+                                    f"{_short_repr(value)}")
+        return action
+
+    def why_illegal(self, s: CommodoresState, action: Action) -> str:
+        problem = self.phase_problem(s, action)
+        if problem:
+            return problem
+        kind = action.type
+        if kind in CHANCE_TYPES:
+            return f"{action} is drawn by chance, not chosen: force it at a chance step"
+        if s.step in (PLACE, FREE) and kind not in ("place", "free"):
+            return "set-up is not finished: place the starters and take the free resources"
+        if s.step == TAKE and kind != "take":
+            return (f"finish plundering first: take {s.left} more resource"
+                    f"{'s' if s.left != 1 else ''} from seat {s.target}")
+        if kind in SHIP_ACTION_TYPES and s.active < 0:
+            return "pick one of your ships first; each ship acts in turn"
+        if kind == "ship" and s.active >= 0:
+            return "this ship is still acting: end its actions before picking another"
+        if s.active >= 0 and kind in ACTION_OF:
+            name = ACTION_OF[kind]
+            if name in s.done and not (name == "explore" and s.done[-1] == "explore"):
+                return (f"this ship has already done its {name} this turn" if name != "explore"
+                        else "exploring must come in one run: this ship has done something "
+                             "else since it explored")
+            if kind == "upgrade" and not s.built_any:
+                return "nobody may upgrade until someone has built a ship this game"
+            if kind == "move":
+                return f"the ship cannot reach {action.params.get('to')} this turn (or it is "\
+                       "taken)"
+        return f"{action} is not a legal action now"
+
+    def describe_action(self, s: CommodoresState, action: Action) -> str:
+        if action.type in CHANCE_TYPES:
+            return self.describe_chance(s, action)  # type: ignore[arg-type]
+        if s.active >= 0 and action.type in SHIP_ACTION_TYPES:
+            ship = s.ships[s.active]
+            return f"ship {ship.captain} ({self.types[ship.kind].name}): {action}"
+        return str(action)
+
+    # -- dict form, views and hidden information -----------------------------------------------
+    def state_to_dict(self, s: CommodoresState) -> dict[str, Any]:
+        return state_to_dict(self, s)
+
+    def state_from_dict(self, data: Any) -> CommodoresState:
+        return StateReader(self, data).read()
+
+    def check_state(self, s: CommodoresState) -> None:  # noqa: C901 (one list of invariants)
+        """The invariants a state read from a dict must keep (InvalidState names the first
+        broken one)."""
+        cat, geo, n = self.catalogue, self.geometry, self.players
+        # Every hex is in one place: on the map, in the stack, set aside or out of the game.
+        on_map: dict[str, int] = {}
+        for h in s.hexes:
+            if h is not None:
+                on_map[h.kind] = on_map.get(h.kind, 0) + 1
+        totals = dict.fromkeys(self.kinds, 0)
+        for kind, count in cat.hexes:
+            totals[kind] += count
+        for lv in self.leviathan_ids:
+            totals[lv] += 1
+        for kind, in_stack in zip(self.kinds, s.stack):
+            where = on_map.get(kind, 0) + in_stack + s.set_aside.count(kind)
+            if kind in self.leviathan_ids and where != 1:
+                raise InvalidState(f"leviathan {kind} must be in exactly one place (map, stack "
+                                   f"or set aside), not {where}")
+            if where > totals[kind]:
+                raise InvalidState(f"there are only {totals[kind]} {kind} hexes, not {where}")
+        # While a hex is drawn for a space (after a terraform too) that space counts as filled.
+        filling = s.target if s.step == DRAW_HEX else -1
+
+        def filled(space: int) -> bool:
+            return s.hexes[space] is not None or space == filling
+
+        for space, h in enumerate(s.hexes):
+            if h is None or space == 0:
+                continue
+            if not any(filled(o) for o in geo.space_neighbours[space]):
+                raise InvalidState(f"the hex at {geo.space_name(space)} touches no other hex")
+            if h.kind in self.res_index and h.number == 0 and any(s.tokens) and \
+                    not (s.step == DRAW_NUMBER and s.target == space):
+                raise InvalidState(f"the resource hex at {geo.space_name(space)} has no number")
+        for i, count in enumerate(s.tokens):
+            placed = sum(1 for h in s.hexes if h is not None and h.number == i + 1)
+            if count + placed + (s.goal_number == i + 1) > cat.number_tokens[i]:
+                raise InvalidState(f"there are only {cat.number_tokens[i]} number tokens "
+                                   f"{i + 1}")
+        if not set(s.set_aside) <= set(self.leviathan_ids) or set(s.set_aside) & set(s.seen):
+            raise InvalidState("a leviathan set aside cannot have been seen")
+        for lv in self.leviathan_ids:
+            if on_map.get(lv) and lv not in s.seen:
+                raise InvalidState(f"leviathan {lv} is on the map, so it must be in seen")
+        setup = s.step in SETUP_STEPS
+        if not setup:
+            if len(s.set_aside) != cat.leviathans_set_aside or len(s.goals) != \
+                    cat.goals_in_play or len(s.ship_types) != cat.ship_types_in_play:
+                raise InvalidState("after set-up the leviathans set aside, the goals and the "
+                                   "ship types in play are all chosen")
+        if any(self.goal_cards[g].kind == "ships_by_number" for g in s.goals) != bool(
+                s.goal_number) and s.step not in (SET_ASIDE, GOAL, GOAL_NUMBER) and any(
+                cat.number_tokens):
+            raise InvalidState("goal_number is drawn exactly when the ships-by-number goal is in"
+                               " play")
+        # Ships: one per corner, on the map, numbered per owner, within the supply.
+        corners = [ship.corner for ship in s.ships]
+        if len(set(corners)) != len(corners):
+            raise InvalidState("two ships are on one corner")
+        for ship in s.ships:
+            name = ship_name(ship)
+            if not any(filled(sp) for sp in geo.corner_spaces[ship.corner]):
+                raise InvalidState(f"ship {name} is at {geo.corner_name(ship.corner)}, which "
+                                   "touches no hex")
+            if ship.kind not in ("starter", "basic") and ship.kind not in s.ship_types:
+                raise InvalidState(f"ship {name} is a {ship.kind}, which is not in play")
+            if ship.new and (setup or ship.owner != s.player):
+                raise InvalidState(f"ship {name} is marked new, but only the seat whose turn it"
+                                   " is builds")
+        for seat in range(n):
+            fleet = self._fleet(s, seat)
+            captains = [ship.captain for ship in fleet]
+            if len(set(captains)) != len(captains):
+                raise InvalidState(f"seat {seat} has two ships with one captain number")
+            starters = sum(ship.kind == "starter" for ship in fleet)
+            placing = s.step in (SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE) or (
+                s.step == PLACE and seat >= s.player)
+            if starters > 1 or (not starters and not placing) or (starters and placing):
+                raise InvalidState(f"seat {seat} must have exactly one starter ship")
+            basics = sum(ship.kind == "basic" for ship in fleet)
+            if basics > 1 or (basics == 1 and not s.basic_built[seat]):
+                raise InvalidState(f"seat {seat}'s basic ship and basic_built disagree")
+        for type_id, left in zip(s.ship_types, s.yard):
+            out = sum(ship.kind == type_id for ship in s.ships)
+            if out + left > cat.copies_per_type:
+                raise InvalidState(f"there are only {cat.copies_per_type} {type_id} cards")
+        upgrades = sum(len(ship.upgrades) for ship in s.ships)
+        if upgrades + s.cubes > cat.upgrade_cubes:
+            raise InvalidState(f"there are only {cat.upgrade_cubes} upgrade cubes")
+        if upgrades and not s.built_any:
+            raise InvalidState("ships carry upgrades, so someone must have built a ship")
+        if any(len(c) >= cat.goals_to_win for c in s.completed) != (s.end == "goals"):
+            raise InvalidState("a seat with the goals to win ends the game, and only then")
+        if (s.step == OVER) != bool(s.end):
+            raise InvalidState("end says why the game is over, exactly when it is")
+        # The turn in progress.
+        if s.step in (SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER):
+            if s.active >= 0 and s.ships[s.active].owner != s.player:
+                raise InvalidState("the acting ship must belong to the seat whose turn it is")
+            if s.step != SHIPS and s.active < 0:
+                raise InvalidState(f"the {s.step} step needs an acting ship")
+            if s.active >= 0 and (s.active in s.acted or s.ships[s.active].new):
+                raise InvalidState("the acting ship has already acted, or was built this turn")
+            if s.step == TAKE and (s.target == s.player or s.left < 1 or not sum(
+                    s.pools[s.target])):
+                raise InvalidState("plundering takes from a rival who still has resources")
+            if s.step == DRAW_HEX and s.hexes[s.target] is not None:
+                raise InvalidState("the space being explored must be empty")
+            if s.step == DRAW_HEX and not sum(s.stack):
+                raise InvalidState("nothing is left in the stack to draw")
+            if s.step == DRAW_NUMBER:
+                h = s.hexes[s.target]
+                if h is None or h.kind not in self.res_index or h.number or not any(s.tokens):
+                    raise InvalidState("a number is drawn for a resource hex just placed")
+        elif s.active >= 0 or s.done or s.acted or s.fresh:
+            raise InvalidState(f"no ship acts at the {s.step} step")
+        if s.step != SHIPS and s.step != TAKE and s.step != DRAW_HEX and s.step != DRAW_NUMBER \
+                and s.left:
+            raise InvalidState("left counts resources still to take while plundering only")
+        if (s.step in (FORAGE, SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER)) and s.step != FORAGE \
+                and not s.forage_number:
+            raise InvalidState("the ships act after the forage number was called")
+        if any(i >= len(s.ships) for i in s.acted) or any(
+                s.ships[i].owner != s.player for i in s.acted):
+            raise InvalidState("acted lists ships of the seat whose turn it is")
+
+    def view(self, s: CommodoresState, seat: int | None) -> dict[str, Any]:
+        """Nobody sees which leviathans were set aside, nor which are still in the stack."""
+        data = state_to_dict(self, s)
+        data["set_aside"] = ["hidden"] * len(s.set_aside)
+        stack = data["stack"]
+        unseen = 0
+        for lv in self.leviathan_ids:
+            unseen += stack.pop(lv)
+        stack["leviathans"] = unseen
+        return data
+
+    def determinize(self, s: CommodoresState, seat: int, rng: random.Random) -> CommodoresState:
+        """Resample which unseen leviathans were set aside and which are still in the stack."""
+        unseen = list(s.set_aside)
+        for lv, count in zip(self.kinds, s.stack):
+            if lv in self.leviathan_ids and count and lv not in s.seen:
+                unseen.append(lv)
+        if len(unseen) <= len(s.set_aside) or not s.set_aside:
+            return s
+        rng.shuffle(unseen)
+        set_aside = tuple(unseen[:len(s.set_aside)])
+        stack = list(s.stack)
+        for lv in unseen:
+            stack[self.kind_index[lv]] = 0 if lv in set_aside else 1
+        for lv in self.leviathan_ids:  # seen ones in the stack stay where they are
+            if lv in s.seen:
+                stack[self.kind_index[lv]] = s.stack[self.kind_index[lv]]
+        return s._replace(set_aside=set_aside, stack=tuple(stack))
