@@ -134,5 +134,6 @@ register("aloftnb.games.balloons.rules:BalloonsRules", name="balloons",
 register("aloftnb.games.alu.rules:AluRules", name="alu",
          board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics")
 register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
+         board="aloftnb.games.commodores.board:GameBoard",
          hooks="aloftnb.games.commodores.metrics")
 BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call

@@ -20,8 +20,8 @@ from ...errors import InvalidOptions
 STATS = ("move", "forage", "plunder")
 GOAL_KINDS = {
     # kind: (the parameter it takes, what it counts): the engine checks each (rules.goal_met).
-    "ships_by_number": ("ships", "at least this many ships, all next to a hex showing the goal's "
-                        "number (drawn at set-up)"),
+    "ships_by_number": ("ships", "ships or more, each next to a hex with the Beacon number "
+                        "(drawn at set-up)"),
     "ships": ("count", "ships in the fleet"),
     "explored": ("count", "hexes explored or terraformed in the game"),
     "leviathans_felled": ("count", "leviathans brought to 0 health by your plunder"),
@@ -83,9 +83,7 @@ class Goal:
     amount: int
 
     def text(self) -> str:
-        what = GOAL_KINDS[self.kind][1]
-        return f"{self.name}: {what}" if self.kind == "ships_by_number" else (
-            f"{self.name}: {self.amount} {what}")
+        return f"{self.name}: {self.amount} {GOAL_KINDS[self.kind][1]}"
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     }
     action_class = CommodoresAction
     action_types = CHANCE_TYPES + DECISION_TYPES
+    derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
     option_spec: ClassVar[dict[str, Option]] = {
         "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
                             "supplies: a dict or a JSON file path",
@@ -325,7 +326,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         links = self._links(s.hexes)
         distance = {ship.corner: 0}
         frontier = deque([ship.corner])
-        reachable = []
+        reachable: list[int] = []
         while frontier:
             corner = frontier.popleft()
             d = distance[corner] + 1
@@ -1031,3 +1032,37 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if lv in s.seen:
                 stack[self.kind_index[lv]] = s.stack[self.kind_index[lv]]
         return s._replace(set_aside=set_aside, stack=tuple(stack))
+
+    # -- drawing and clicking ------------------------------------------------------------------
+    def render_svg(self, view: dict[str, Any], **options: Any) -> str:
+        from .drawing import draw_board
+
+        return draw_board(self, view, **options)
+
+    def action_path(self, s: CommodoresState, action: Action) -> list[str]:
+        """What a person clicks: ships, corners and spaces on the map; the rest are buttons
+        whose keys read as what they do."""
+        p = action.params
+        kind = action.type
+        if kind == "place":
+            return [f"corner:{p['corner']}"]
+        if kind == "ship":
+            return [f"ship:{s.player}:{p['captain']}"]
+        if kind == "move":
+            return [f"corner:{p['to']}"]
+        if kind in ("explore", "terraform"):
+            return [f"space:{p['space']}", f"pay {p['pay']}"]
+        if kind == "plunder":
+            where = "ship" if ":" in p["target"] else "space"
+            return [f"{where}:{p['target']}"]
+        if kind == "build":
+            return [f"build a {self.types[p['ship']].name}", f"corner:{p['at']}"]
+        if kind == "trade":
+            return [f"trade 2 {p['give']}", f"for 1 {p['get']}"]
+        if kind == "upgrade":
+            return [f"upgrade {p['upgrade']}"]
+        if kind in ("free", "take"):
+            return [f"{kind} {p['resource']}"]
+        if kind == "forage":
+            return [f"forage on {p['number']}"]
+        return [kind.replace("_", " ")]

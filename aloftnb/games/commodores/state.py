@@ -136,6 +136,38 @@ def state_to_dict(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
         "left": s.left,
         "forage_number": s.forage_number,
         "end": s.end,
+        "derived": derived(rules, s),
+    }
+
+
+def derived(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
+    """What the rules work out from the state, for drawings and readers (ignored when a dict is
+    read back): whose decision it is, the result, the cards' texts and each ship's stats."""
+    cat = rules.catalogue
+    outcome = rules.outcome(s)
+    in_play = [cat.starter, cat.basic] + [rules.types[t] for t in s.ship_types]
+    return {
+        "radius": rules.geometry.radius,
+        "current_player": rules.current_player(s),
+        "phase": rules.phase(s),
+        "round": rules.round(s),
+        "turn_limit": rules.turn_limit,
+        "goals_to_win": cat.goals_to_win,
+        "result_text": outcome.reason if outcome else None,
+        "winners": list(outcome.winners) if outcome else [],
+        "resources": dict(zip(cat.resources, cat.resource_names)),
+        "ship_types": {t.id: {
+            "name": t.name, "deck": t.deck, "move": t.move, "forage": t.forage,
+            "plunder": t.plunder, "builds": t.builds, "cost": dict(t.cost),
+            "upgrades": {u.id: {"name": u.name, "cost": dict(u.cost), "effect": u.effect_text()}
+                         for u in t.upgrades}} for t in in_play},
+        "ship_stats": {ship_name(ship): dict(zip(("move", "forage", "plunder", "builds"),
+                                                 rules.stats(ship))) for ship in s.ships},
+        "goals": {g: cat.goal(g).text() for g in s.goals},
+        "leviathans": {lv.id: {"name": lv.name, "reward": lv.reward,
+                               "rewards": list(lv.rewards)}
+                       for lv in cat.leviathans if lv.id in s.seen},
+        "stack_total": sum(s.stack),
     }
 
 
@@ -201,6 +233,8 @@ class StateReader:
         n = rules.players
         if not isinstance(data, dict):
             raise self.fail(f"a state must be a dict, not {type(data).__name__}")
+        data = {k: v for k, v in data.items() if k != "derived"}  # worked out, not read
+        self.data = data
         unknown = sorted((k for k in data if k not in KEYS), key=str)
         if unknown:
             raise self.fail(f"unknown key {_short_repr(unknown[0])} in the state "

@@ -1,0 +1,113 @@
+"""The sky commodores board: the generic board plus zoom buttons, status and click explanations.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, cast
+
+import traitlets as t
+
+from ...widget.board import Board
+from .rules import CommodoresRules
+
+ZOOMS = (1.0, 1.5, 2.0, 3.0)
+
+
+class GameBoard(Board):
+    game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
+    zoom = t.Float(1.0).tag(sync=False)
+
+    @property
+    def game_rules(self) -> CommodoresRules:
+        return cast(CommodoresRules, self.match.rules)
+
+    def drawing_options(self) -> dict[str, Any]:
+        return {"zoom": self.zoom}
+
+    def set_zoom(self, zoom: float) -> None:
+        """Enlarge the map (1 fits every hex in view; up to 3). Python redraws it."""
+        if zoom not in ZOOMS:
+            raise ValueError(f"zoom must be one of {', '.join(map(str, ZOOMS))}, not {zoom!r:.40}")
+        self.zoom = zoom
+        self._publish()
+
+    def choice_label(self, action: Any) -> str:
+        """Menu texts with names and costs from the catalogue."""
+        rules = self.game_rules
+        cat = rules.catalogue
+        p = action.params
+
+        def cost(items: Any) -> str:
+            return ", ".join(f"{n} {cat.resource_name(r)}" for r, n in items) or "free"
+
+        if action.type == "build":
+            card = rules.types[p["ship"]]
+            return f"build a {card.name} at {p['at']} (costs {cost(card.cost)})"
+        if action.type == "upgrade":
+            ship = self.match.state.ships[self.match.state.active]
+            upgrade = rules.types[ship.kind].upgrade(p["upgrade"])
+            assert upgrade is not None
+            return f"upgrade: {upgrade.name}, {upgrade.effect_text()} (costs {cost(upgrade.cost)})"
+        if action.type in ("explore", "terraform"):
+            return f"{action.type} {p['space']}, paying 1 {cat.resource_name(p['pay'])}"
+        if action.type == "trade":
+            return (f"trade 2 {cat.resource_name(p['give'])} for 1 "
+                    f"{cat.resource_name(p['get'])}")
+        if action.type in ("take", "free"):
+            return f"{action.type} 1 {cat.resource_name(p['resource'])}"
+        return str(action)
+
+    def seat_label(self, seat: int, view: dict) -> str:
+        goals = len(view["completed"][seat])
+        return f"Seat {seat} ({goals} goal{'s' if goals != 1 else ''})"
+
+    def hints(self) -> dict[str, str]:
+        state = self.match.state
+        out = {}
+        for action in self.match.legal_actions() if not self.match.is_over else []:
+            if action.type in ("explore", "terraform"):
+                out[f"space:{action.space}"] = (f"{action.type.capitalize()} {action.space}: "
+                                                "choose the resource to pay.")
+            elif action.type == "build":
+                name = self.game_rules.types[action.ship].name
+                out[f"build a {name}"] = f"Now click a free corner next to the ship for the {name}."
+            elif action.type == "trade":
+                out[f"trade 2 {action.give}"] = "Now choose the resource you get."
+        del state
+        return out
+
+    def explain(self, path: list[str]) -> str:
+        """Why a click plays nothing, in the rules' words where there is a rule to name."""
+        match = self.match
+        rules, state = self.game_rules, match.state
+        if match.is_over:
+            return "the game is over"
+        if match.is_chance:
+            return "a hex or number is being drawn: the designer view chooses it, or let chance"
+        if not path:
+            return "nothing was chosen"
+        key = path[0]
+        if key.startswith("ship:"):
+            seat, captain = key[5:].split(":")
+            if state.step == "ships" and state.active < 0:
+                if int(seat) != state.player:
+                    return f"that is seat {seat}'s ship; it is seat {state.player}'s turn"
+                return rules.why_illegal(state, rules.parse_action(
+                    {"type": "ship", "captain": int(captain)}))
+            if state.active >= 0:
+                return (f"ship {captain} of seat {seat} cannot be plundered now: it must be one "
+                        "edge away from the acting ship, its owner must hold something, and the "
+                        "acting ship needs plunder and must not have plundered this turn")
+            return f"ships act in the ship actions phase; this is the {rules.phase(state)} phase"
+        if key.startswith("corner:"):
+            if state.active >= 0:
+                return rules.why_illegal(state, rules.parse_action(
+                    {"type": "move", "to": key[7:]}))
+            return "pick one of your ships first"
+        if key.startswith("space:"):
+            if state.active < 0:
+                return "pick one of your ships first; it explores next to where it is"
+            return (f"{key[6:]} is not next to the acting ship, or cannot be explored, "
+                    "terraformed or plundered now")
+        return "nothing can be played there now"

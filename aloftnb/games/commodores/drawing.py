@@ -1,0 +1,288 @@
+"""Draw a sky commodores view dict as SVG: the growing hex map, ships, pools, goals and shipyard.
+
+Pure string building from the view dict (its "derived" part holds what the rules work out), so
+the same drawing serves the live board, `_repr_svg_` and reports. The map is scaled to fit its
+frame whatever its size, and `zoom` (a drawing option the board's zoom buttons set) enlarges it
+around the centre of the placed hexes. Clickable parts carry `data-key`: "space:q,r" for hexes
+and empty spaces, "corner:q,r,N" for corners, "ship:seat:captain" for ships.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rules import CommodoresRules
+
+MAP_W, MAP_H = 600, 560
+PANEL_X, PANEL_W = 616, 384
+WIDTH = PANEL_X + PANEL_W
+FONT = 'font-family="system-ui, sans-serif"'
+SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
+HEX_FILLS = {"merchant": "#f6d365", "canvas": "#efe6cf", "breath": "#f7b27a",
+             "glass": "#b9e3e6", "wood": "#b08d72", "metal": "#a9b6bf"}
+LEVIATHAN_FILL = "#8e7cc3"
+OTHER_FILL = "#d5d8dc"  # resources a designer added beyond the five
+
+
+def _attr(text: str) -> str:
+    return escape(str(text), quote=True)
+
+
+def _space_xy(name: str) -> tuple[float, float]:
+    q, r = (int(v) for v in name.split(","))
+    return math.sqrt(3) * (q + r / 2), 1.5 * r
+
+
+def _corner_xy(name: str) -> tuple[float, float]:
+    q, r, d = name.split(",")
+    x, y = _space_xy(f"{q},{r}")
+    return x, y + (-1 if d == "N" else 1)
+
+
+def _neighbours(name: str) -> list[str]:
+    q, r = (int(v) for v in name.split(","))
+    return [f"{q + dq},{r + dr}" for dq, dr in ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))]
+
+
+def _hex_corners(name: str) -> list[str]:
+    q, r = (int(v) for v in name.split(","))
+    return [f"{q},{r},N", f"{q + 1},{r - 1},S", f"{q},{r + 1},N", f"{q},{r},S",
+            f"{q - 1},{r + 1},N", f"{q},{r - 1},S"]
+
+
+def _within(name: str, radius: int) -> bool:
+    q, r = (int(v) for v in name.split(","))
+    return max(abs(q), abs(r), abs(q + r)) <= radius
+
+
+def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: float = 1.0,
+               **_: Any) -> str:
+    d = view["derived"]
+    hexes: dict[str, dict[str, Any]] = view["hexes"]
+    radius = d["radius"]
+    # Empty spaces next to the map, inside the sky: where exploring can place a hex.
+    frontier = sorted({n for name in hexes for n in _neighbours(name)
+                       if n not in hexes and _within(n, radius)})
+    # Fit every placed hex and its empty neighbours into the map frame.
+    points = [_space_xy(n) for n in [*hexes, *frontier]]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    span_x, span_y = max(xs) - min(xs) + 2 * 0.9, max(ys) - min(ys) + 2 * 1.05
+    size = min(MAP_W / span_x, (MAP_H - 40) / span_y, 70) * max(1.0, min(zoom, 3.0))
+    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return MAP_W / 2 + (x - mid_x) * size, 20 + (MAP_H - 40) / 2 + (y - mid_y) * size
+
+    head = _headline(view)
+    height = max(MAP_H, _panel_height(view))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+           f'width="{WIDTH}" height="{height}" class="commodores-board" role="group" '
+           f'aria-label="{_attr("Sky commodores board. " + head)}">',
+           f'<rect x="0" y="0" width="{MAP_W}" height="{MAP_H}" fill="#eaf2fb" rx="8"/>',
+           f'<text x="12" y="18" font-size="14" font-weight="700" {FONT} '
+           f'class="commodores-headline">{escape(head)}</text>',
+           f'<svg x="0" y="0" width="{MAP_W}" height="{MAP_H}" viewBox="0 0 {MAP_W} {MAP_H}" '
+           'overflow="hidden"><g class="sky" role="group" aria-label="the sky">']
+    for name in frontier:
+        out.append(_space(name, None, at, size, d))
+    for name, h in hexes.items():
+        out.append(_space(name, h, at, size, d))
+    corners = sorted({c for name in hexes for c in _hex_corners(name)})
+    ships = {ship["corner"]: ship for ship in view["ships"]}
+    for corner in corners:
+        if corner not in ships:
+            x, y = at(*_corner_xy(corner))
+            hit_r = max(5, size * 0.16)
+            out.append(f'<g data-key="corner:{corner}" aria-label="corner {corner}, empty">'
+                       f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{hit_r:.1f}"'
+                       ' fill="#ffffff" fill-opacity="0.01" stroke="none"/>'
+                       f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2" fill="#8595a6"/></g>')
+    for corner, ship in ships.items():
+        out.append(_ship(ship, at(*_corner_xy(corner)), size, view))
+    out.append("</g></svg>")
+    out.append(_panel(view))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _headline(view: dict[str, Any]) -> str:
+    d = view["derived"]
+    if d["result_text"]:
+        return "Game over: " + d["result_text"]
+    seat = d["current_player"]
+    if seat is None or seat < 0:
+        return f"Set-up: drawing ({view['step'].replace('_', ' ')})" if d["phase"] == "setup" \
+            else "Drawing from the stack"
+    if d["phase"] == "setup":
+        return f"Set-up: seat {seat} " + ("places a starter ship" if view["step"] == "place"
+                                          else "takes a free resource")
+    return f"Round {d['round']}: seat {seat}, {d['phase']} phase"
+
+
+def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[str, Any]) -> str:
+    cx, cy = at(*_space_xy(name))
+    r = size * 0.97
+    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * i - 90)):.1f},"
+                   f"{cy + r * math.sin(math.radians(60 * i - 90)):.1f}" for i in range(6))
+    if h is None:
+        return (f'<g data-key="space:{name}" aria-label="empty sky at {name}">'
+                f'<polygon class="hit" points="{pts}" fill="#ffffff" fill-opacity="0.35" '
+                'stroke="#9fb3c8" stroke-dasharray="4 3"/></g>')
+    kind = h["kind"]
+    fs = max(9, min(13, size * 0.22))
+    body = []
+    if "health" in h:
+        lv = d["leviathans"].get(kind, {"name": kind, "reward": "?"})
+        fill = LEVIATHAN_FILL
+        label = (f"{lv['name']}, a leviathan at {name}: health {h['health']}, reward "
+                 f"{d['resources'].get(lv['reward'], lv['reward'])}")
+        name_fs = min(fs, 1.7 * r / max(1, len(lv["name"])) * 1.1)  # long names fit the hex
+        body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.4:.1f}" text-anchor="middle" '
+                    f'font-size="{name_fs:.1f}" font-weight="700" fill="#fff" {FONT}>'
+                    f'{escape(lv["name"])}</text>')
+        body.append(f'<text x="{cx:.1f}" y="{cy + fs * 1.1:.1f}" text-anchor="middle" '
+                    f'font-size="{fs:.1f}" fill="#fff" {FONT}>♥ {h["health"]}</text>')
+    elif kind == "merchant":
+        fill = HEX_FILLS["merchant"]
+        label = f"merchant hex at {name}"
+        body.append(f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" text-anchor="middle" '
+                    f'font-size="{fs:.1f}" font-weight="700" fill="#5c4400" {FONT}>Merchant'
+                    '</text>')
+    else:
+        fill = HEX_FILLS.get(kind, OTHER_FILL)
+        number = h.get("number", 0)
+        res = d["resources"].get(kind, kind)
+        label = f"{res} hex at {name}, number {number or 'none'}"
+        body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.6:.1f}" text-anchor="middle" '
+                    f'font-size="{fs:.1f}" fill="#2c3e50" {FONT}>{escape(res)}</text>')
+        if number:
+            tr = max(8, size * 0.24)
+            body.append(f'<circle cx="{cx:.1f}" cy="{cy + fs * 0.6:.1f}" r="{tr:.1f}" '
+                        'fill="#fffdf5" stroke="#5d6d7e"/>'
+                        f'<text class="number-token" x="{cx:.1f}" '
+                        f'y="{cy + fs * 0.6 + tr * 0.4:.1f}"'
+                        f' text-anchor="middle" font-size="{tr * 1.1:.1f}" font-weight="700" '
+                        f'{FONT}>{number}</text>')
+    return (f'<g data-key="space:{name}" aria-label="{_attr(label)}">'
+            f'<polygon class="hit" points="{pts}" fill="{fill}" stroke="#4d5d6c" '
+            f'stroke-width="1.2"/>{"".join(body)}</g>')
+
+
+def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict[str, Any]
+          ) -> str:
+    d = view["derived"]
+    seat, captain = ship["ship"].split(":")
+    colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+    card = d["ship_types"].get(ship["type"], {"name": ship["type"]})
+    stats = d["ship_stats"].get(ship["ship"], {})
+    acting = view["acting"] == ship["ship"]
+    done = ship["ship"] in view["acted"] or ship["new"]
+    r = max(8, size * 0.22)
+    x, y = xy
+    label = (f"seat {seat}'s ship {captain}, {card['name']}: move {stats.get('move')}, forage "
+             f"{stats.get('forage')}, plunder {stats.get('plunder')}"
+             + (", can build" if stats.get("builds") else "")
+             + (", acting now" if acting else ", done this turn" if done else ""))
+    ring = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#111" '
+            'stroke-width="2.5"/>' if acting else "")
+    return (f'<g data-key="ship:{ship["ship"]}" aria-label="{_attr(label)}">{ring}'
+            f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" '
+            f'stroke="#fff" stroke-width="1.5" fill-opacity="{0.55 if done else 1}"/>'
+            f'<text x="{x:.1f}" y="{y + r * 0.42:.1f}" text-anchor="middle" '
+            f'font-size="{r * 1.15:.1f}" font-weight="700" fill="#fff" {FONT}>{captain}</text>'
+            "</g>")
+
+
+def _panel_height(view: dict[str, Any]) -> int:
+    d = view["derived"]
+    return 80 + 50 * len(view["pools"]) + 32 * len(d["goals"]) + 32 * len(view["shipyard"]) + 230
+
+
+def _panel(view: dict[str, Any]) -> str:
+    d = view["derived"]
+    x, y = PANEL_X, 22
+    out = [f'<g class="panel" {FONT}>']
+
+    def text(tx: float, ty: float, content: str, size: int = 12, weight: str = "400",
+             fill: str = "#1c2833") -> None:
+        out.append(f'<text x="{tx}" y="{ty}" font-size="{size}" font-weight="{weight}" '
+                   f'fill="{fill}">{escape(content)}</text>')
+
+    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833") -> None:
+        """Text broken into lines that fit the panel."""
+        nonlocal y
+        width = int((PANEL_W - 12) / (size * 0.6))
+        line = ""
+        for word in content.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                text(tx, y, line, size, fill=fill)
+                y += size + 4
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        text(tx, y, line, size, fill=fill)
+        y += size + 6
+
+    res_names = d["resources"]
+    text(x, y, "Commodores", 13, "700")
+    y += 18
+    current = d["current_player"]
+    for seat, pool in enumerate(view["pools"]):
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        done = view["completed"][seat]
+        mark = " ◀" if current == seat else ""
+        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" rx="2"/>')
+        text(x + 18, y, f"Seat {seat}: {len(done)}/{d['goals_to_win']} goals{mark}", 12, "600")
+        y += 15
+        held = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in pool.items() if n) or "nothing"
+        wrapped(x + 18, f"{sum(pool.values())} held: {held}", fill="#34495e")
+        y += 2
+    y += 4
+    text(x, y, "Goals in play" + (f" (Beacon number {view['goal_number']})"
+                                  if view["goal_number"] else ""), 13, "700")
+    y += 17
+    for goal_id, goal_text in d["goals"].items():
+        seats = [str(s) for s, done in enumerate(view["completed"]) if goal_id in done]
+        suffix = f"  ✓ seat {', '.join(seats)}" if seats else ""
+        wrapped(x, f"{goal_text}{suffix}")
+    y += 4
+    text(x, y, "Shipyard (cards left)", 13, "700")
+    y += 17
+    for type_id, left in view["shipyard"].items():
+        card = d["ship_types"].get(type_id, {"name": type_id})
+        cost = " ".join(f"{n}{res_names.get(r, r)[:2]}" for r, n in card.get("cost", {}).items())
+        stats = (f"M{card.get('move')} F{card.get('forage')} P{card.get('plunder')}"
+                 + (" B" if card.get("builds") else ""))
+        wrapped(x, f"{card['name']}: {stats}, cost {cost} · {left} left")
+    basic = d["ship_types"].get("basic")
+    if basic:
+        cost = " ".join(f"{n}{res_names.get(r, r)[:2]}" for r, n in basic["cost"].items())
+        wrapped(x, f"{basic['name']} (basic, once per game): cost {cost}", fill="#34495e")
+    y += 4
+    stack = view["stack"]
+    leviathans = stack.get("leviathans", sum(v for k, v in stack.items()
+                                             if k not in HEX_FILLS and k not in res_names))
+    wrapped(x, f"Face-down hexes: {d['stack_total']} (leviathans among them: {leviathans}); "
+               f"number tokens: {sum(view['tokens'].values())}", fill="#34495e")
+    if view["acting"]:
+        ship = next(s for s in view["ships"] if s["ship"] == view["acting"])
+        card = d["ship_types"].get(ship["type"], {"name": ship["type"], "upgrades": {}})
+        stats = d["ship_stats"].get(ship["ship"], {})
+        text(x, y, f"Acting: ship {ship['ship'].split(':')[1]}, {card['name']}", 13, "700")
+        y += 16
+        text(x, y, f"move {stats.get('move')} · forage {stats.get('forage')} · plunder "
+                   f"{stats.get('plunder')}" + (" · builds" if stats.get("builds") else ""), 11)
+        y += 16
+        ups = ", ".join(card["upgrades"][u]["name"] for u in ship["upgrades"]) or "none"
+        wrapped(x, f"Upgrades: {ups}")
+        text(x, y, "Done this turn: " + (", ".join(view["done"]) or "nothing yet"), 11)
+        y += 16
+    if view["step"] == "take":
+        text(x, y, f"Plundering seat {view['target']}: take {view['left']} more", 12, "600")
+    if view["forage_number"]:
+        text(x, y + 16, f"Foraged on {view['forage_number']} this turn", 11, fill="#34495e")
+    out.append("</g>")
+    return "".join(out)

@@ -1,0 +1,79 @@
+"""Sky commodores in real JupyterLab: a whole turn played by clicking the board (forage, pick a
+ship, move, explore, build, end the ship), with Python checking every step."""
+
+from __future__ import annotations
+
+SETUP = '''import aloftnb
+match = aloftnb.new_match("commodores", players=3, seed=11)
+while match.phase == "setup":
+    match.play(match.legal_actions()[0])
+pools = match.state.to_dict()["pools"]
+pools[0] = {"canvas": 3, "breath": 1, "glass": 1, "wood": 3, "metal": 0}
+match.edit(pools=pools)
+
+
+def move_to_explore_and_build():
+    """A corner the ship can reach from which it can both explore and build."""
+    for action in match.legal_actions():
+        if action.type == "move":
+            trial = match.fork()
+            trial.play(action)
+            kinds = {a.type for a in trial.legal_actions()}
+            if {"explore", "build"} <= kinds:
+                return action.to
+
+
+board = match.board()
+board'''
+BOARD = ".aloft-board >> nth=0"
+
+
+def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
+    lab.open(lab_server.write_notebook("commodores-turn.ipynb", [SETUP]))
+    lab.run_all()
+    board = lab.page.locator(BOARD)
+    board.locator("svg").first.wait_for(state="visible")
+    kernel = lab.kernel()
+    assert kernel.eval_json("[match.current_player, match.phase]") == [0, "forage"]
+
+    # Forage: the number is a button on the board.
+    board.locator('.aloft-menu [data-menu-key="forage on 2"]').click()
+    wait_until(lambda: kernel.eval_json("match.phase") == "ships", what="the forage to be played")
+
+    # Pick the starter on the map, then move it by clicking a corner.
+    board.locator('[data-key="ship:0:1"]').click()
+    wait_until(lambda: kernel.eval_json("match.state.active") == 0, what="the ship to be picked")
+    corner = kernel.eval_json("move_to_explore_and_build()")
+    assert corner, "seed 11 gives the starter a corner from which to explore and build"
+    board.locator(f'[data-key="corner:{corner}"]').click()
+    wait_until(lambda: kernel.eval_json("match.state.to_dict()['ships'][0]['corner']") == corner,
+               what="the move")
+
+    # Explore: click an empty space next to the ship, then the resource to pay.
+    space = kernel.eval_json("next(a.space for a in match.legal_actions() "
+                             "if a.type == 'explore')")
+    hexes_before = kernel.eval_json("len(match.state.to_dict()['hexes'])")
+    board.locator(f'[data-key="space:{space}"]').click()
+    board.locator('.aloft-menu .aloft-choice', has_text="paying 1 canvas").click()
+    wait_until(lambda: kernel.eval_json("len(match.state.to_dict()['hexes'])") == hexes_before + 1,
+               what="the explored hex to be placed")
+    assert kernel.eval_json("match.state.step") == "ships"  # chance drew the hex (and number)
+    drawn = kernel.eval_json("next(str(e) for e in reversed(match.history) "
+                             "if e.kind == 'chance' and 'hex' in str(e))")
+    board.locator(".aloft-log").get_by_text(drawn.split(": ", 1)[-1][:30]).first.wait_for()
+
+    # Build the basic ship: its button, then a free corner next to the builder.
+    board.locator('.aloft-menu [data-menu-key="build a Sloop"]').click()
+    at = kernel.eval_json("next(a.at for a in match.legal_actions() "
+                          "if a.type == 'build' and a.ship == 'basic')")
+    board.locator(f'[data-key="corner:{at}"]').click()
+    wait_until(lambda: kernel.eval_json("len(match.state.ships)") == 4, what="the build")
+    assert kernel.eval_json("[s.kind for s in match.state.ships if s.owner == 0]") == [
+        "starter", "basic"]
+
+    # End the ship: the new sloop cannot act this turn, so the turn passes to seat 1.
+    board.locator('.aloft-menu [data-menu-key="end ship"]').click()
+    wait_until(lambda: kernel.eval_json("match.current_player") == 1, what="the turn to pass")
+    assert "Seat 1" in board.locator(".aloft-status").text_content()
+    # The sloop was built with the second captaining card, and is drawn on the map.
+    board.locator('[data-key="ship:0:2"]').wait_for()

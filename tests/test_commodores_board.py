@@ -1,0 +1,157 @@
+"""Sky commodores' drawing and board, Python side: what is drawn, click paths, zoom, intents.
+
+The browser test (tests/browser/test_commodores_browser.py) plays a turn by clicking; these
+check the same paths without a browser, along whole random games.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import aloftnb
+from aloftnb.games.commodores.board import GameBoard
+
+MAP_PREFIXES = ("space:", "corner:", "ship:")
+
+
+def drawn_keys(svg: str) -> dict[str, str]:
+    return dict(re.findall(r'data-key="([^"]+)" aria-label="([^"]*)"', svg))
+
+
+def through_setup(seed: int = 3, players: int = 3) -> aloftnb.Match:
+    match = aloftnb.new_match("commodores", players=players, seed=seed)
+    while match.phase == "setup":
+        match.play(match.legal_actions()[0])
+    return match
+
+
+def test_a_board_of_this_game_is_the_commodores_board():
+    board = through_setup().board()
+    assert isinstance(board, GameBoard)
+    assert "commodores-board" in board.svg
+
+
+def test_every_map_step_of_every_choice_is_drawn_with_a_spoken_label_along_random_games():
+    """A person can play every legal action by clicking drawn parts, then buttons."""
+    checked = 0
+    for seed in range(3):
+        match = aloftnb.new_match("commodores", players=3, seed=seed)
+        board = match.board(viewer="designer")
+        rng = random.Random(seed)
+        for _ in range(400):
+            if match.is_over:
+                break
+            keys = drawn_keys(board.svg)
+            for choice in board.choices:
+                for key in choice["path"]:
+                    if key.startswith(MAP_PREFIXES):
+                        assert key in keys, (key, choice["label"])
+                        assert keys[key], key
+                        checked += 1
+                    else:  # a button: its key reads as what it does
+                        assert not key.startswith(("corner", "space", "ship")), key
+            match.play(rng.choice(match.legal_actions()))
+    assert checked > 500
+
+
+def test_the_paths_are_ship_then_map_then_buttons():
+    match = through_setup()
+    rules = match.rules
+    state = match.state
+    forage = match.legal_actions()[0]
+    assert rules.action_path(state, forage) == ["forage on 1"]
+    match.play(forage)
+    pick = match.legal_actions()[0]
+    assert rules.action_path(match.state, pick) == [f"ship:0:{pick.captain}"]
+    match.play(pick)
+    paths = {a.type: rules.action_path(match.state, a) for a in match.legal_actions()}
+    assert paths["move"][0].startswith("corner:") and len(paths["move"]) == 1
+    assert paths["end_ship"] == ["end ship"]
+    if "explore" in paths:
+        assert paths["explore"][0].startswith("space:") and paths["explore"][1].startswith("pay ")
+
+
+def test_clicking_through_a_turn_from_the_front_end(front_end):
+    match = through_setup()
+    board = match.board()
+    turn_player = match.current_player
+
+    def click(label_start: str) -> None:
+        choice = next(c for c in board.choices if c["label"].startswith(label_start))
+        sent = front_end(board, {"intent": "play", "id": 1, "action": choice["action"]})
+        assert sent == [{"ack": 1}], board.message
+
+    click("forage on")
+    assert match.state.step == "ships"
+    click("ship ")
+    assert match.state.active >= 0
+    moves = [c for c in board.choices if c["action"]["type"] == "move"]
+    assert moves, "a starter ship next to the merchant can always move"
+    click("move to")
+    click("end this ship")
+    assert match.current_player != turn_player or match.state.step == "forage"
+    assert "ship 1 (Skiff): move to" in " ".join(e["text"] for e in board.log)
+
+
+def test_zoom_enlarges_the_map_and_junk_zoom_is_refused():
+    board = through_setup().board()
+    before = board.svg
+    sizes = [float(v) for v in re.findall(r'r="([\d.]+)"', before)][:5]
+    board.set_zoom(2.0)
+    assert board.svg != before
+    bigger = [float(v) for v in re.findall(r'r="([\d.]+)"', board.svg)][:5]
+    assert sum(bigger) > sum(sizes)
+    with pytest.raises(ValueError, match="zoom must be one of"):
+        board.set_zoom(7)
+    assert board.zoom == 2.0
+
+
+def test_a_seats_drawing_never_names_a_leviathan_set_aside():
+    match = aloftnb.new_match("commodores", players=3, seed=5)
+    while match.phase == "setup":
+        match.play(match.legal_actions()[0])
+    rules = match.rules
+    names = {lv.id: lv.name for lv in rules.catalogue.leviathans}
+    hidden = [names[lv] for lv in match.state.set_aside]
+    assert len(hidden) == 2
+    for seat in (None, 0, 1, 2):
+        svg = rules.render_svg(match.view(seat))
+        assert not any(name in svg for name in hidden)
+    assert "leviathans among them: 3" in rules.render_svg(match.view(0))
+
+
+def test_explain_names_whose_ship_it_is(front_end):
+    match = through_setup()
+    board = match.board()
+    match.play(match.legal_actions()[0])  # forage
+    rival = next(s for s in match.state.ships if s.owner != match.current_player)
+    front_end(board, {"intent": "explain", "path": [f"ship:{rival.owner}:{rival.captain}"]})
+    assert board.message["text"] == (f"that is seat {rival.owner}'s ship; it is seat "
+                                     f"{match.current_player}'s turn")
+
+
+def test_the_designer_view_offers_each_hex_the_stack_can_give():
+    match = through_setup()
+    match.auto_chance = False
+    board = match.board(viewer="designer")
+    match.play(match.legal_actions()[0])  # forage
+    match.play(next(a for a in match.legal_actions() if a.type == "ship"))
+    for move in [a for a in match.legal_actions() if a.type == "move"]:
+        match.play(move)  # to the edge of the map, where there is sky to explore
+        if any(a.type == "explore" for a in match.legal_actions()):
+            break
+        match.undo()
+    match.play(next(a for a in match.legal_actions() if a.type == "explore"))
+    assert match.is_chance
+    offered = {c["action"]["kind"] for c in board.choices if c.get("intent") == "force"}
+    left = {kind for kind, n in match.state.to_dict()["stack"].items() if n}
+    assert offered == left
+    leviathan = next(kind for kind in offered if kind in match.rules.leviathan_ids)
+    front_end_force = {"intent": "force", "id": 2, "action": {"type": "hex", "kind": leviathan}}
+    board.handle_intent(front_end_force)
+    space = match.state.to_dict()["hexes"]
+    assert any(h["kind"] == leviathan for h in space.values())
+    assert "drew a leviathan" in board.log[-1]["text"]
