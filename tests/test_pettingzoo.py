@@ -30,6 +30,8 @@ CONFIGS = [
     ("balloons", 2, {"columns": 6, "altitudes": 2, "balloons": ["GP", "GR", "lion"]}),
     ("alu", 2, {}),
     ("alu", 2, {"columns": 4, "rows": 3, "construction": 8, "iron": 3}),
+    ("commodores", 3, {}),
+    ("commodores", 2, {"two_players": True, "radius": 3, "turn_limit": 6}),
     ("harbour", 1, {}),
     ("harbour", 3, {"rounds": 6}),
 ]
