@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .core.chance import CHANCE
 from .errors import AloftnbError
 
 
@@ -106,28 +107,39 @@ def _timed_loop(play_one: Callable[[int], int], seconds: float) -> tuple[int, in
     return games, steps, time.perf_counter() - start
 
 
-def bench_fast_path(seconds: float) -> None:
-    from .core.registry import make_rules
-
-    rules = make_rules("balloons", 3)
-    rng = random.Random(0)
+def _random_playout(rules: Any, rng: random.Random) -> Callable[[int], int]:
+    """Random play of one game from seed i to its end, chance drawn with `rng`: its steps."""
     legal, apply, is_over = rules.legal_actions, rules.apply, rules.is_over
+    player, sample = rules.current_player, rules.sample_chance
 
     def play(i: int) -> int:
         state, steps = rules.initial_state(i), 0
         while not is_over(state):
-            actions = legal(state)
-            state = apply(state, actions[int(rng.random() * len(actions))])
+            if player(state) == CHANCE:
+                state = apply(state, sample(state, rng))
+            else:
+                actions = legal(state)
+                state = apply(state, actions[int(rng.random() * len(actions))])
             steps += 1
         return steps
 
-    games, steps, elapsed = _timed_loop(play, seconds)
-    rate = games / elapsed
-    _line("balloons_random_games_per_s_fast_path", rate, "games/s", ">= 1000 on one core",
-          rate >= 1000, players=3, games=games, actions_per_s=round(steps / elapsed))
+    return play
 
 
-ADAPTER_GAMES = (("balloons", 3), ("alu", 2))
+def bench_fast_path(seconds: float) -> None:
+    from .core.registry import make_rules
+
+    for game, target in (("balloons", 1000), ("commodores", None)):
+        play = _random_playout(make_rules(game, 3), random.Random(0))
+        games, steps, elapsed = _timed_loop(play, seconds)
+        rate = games / elapsed
+        _line(f"{game}_random_games_per_s_fast_path", rate, "games/s",
+              f">= {target} on one core" if target else None,
+              rate >= target if target else None, players=3, games=games,
+              actions_per_s=round(steps / elapsed))
+
+
+ADAPTER_GAMES = (("balloons", 3), ("alu", 2), ("commodores", 3))
 
 
 def bench_adapters(seconds: float) -> None:
@@ -139,16 +151,7 @@ def bench_adapters(seconds: float) -> None:
     for game, players in ADAPTER_GAMES:
         rules = make_rules(game, players)
         rng = random.Random(0)
-
-        def native(i: int, rules=rules, rng=rng) -> int:
-            state, steps = rules.initial_state(i), 0
-            while not rules.is_over(state):
-                actions = rules.legal_actions(state)
-                state = rules.apply(state, actions[int(rng.random() * len(actions))])
-                steps += 1
-            return steps
-
-        games, steps, elapsed = _timed_loop(native, seconds)
+        games, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
         _line(f"{game}_random_actions_per_s_fast_path", steps / elapsed, "actions/s",
               players=players, games=games)
         for adapter, bench in (("openspiel", _bench_openspiel_adapter),
@@ -220,29 +223,33 @@ def bench_match(seconds: float) -> None:
           games=games, actions_per_s=round(steps / elapsed))
 
 
-def bench_simulate(games: int) -> None:
+def bench_simulate(game: str, games: int, target_s: float) -> None:
     from .playtest.simulation import simulate
 
     start = time.perf_counter()
-    results = simulate("balloons", players=3, bots="random", games=games, seed=0, workers=2,
+    results = simulate(game, players=3, bots="random", games=games, seed=0, workers=2,
                        progress=False)
     elapsed = time.perf_counter() - start
-    target_ok = elapsed <= 10.0 if games == 10_000 else None
-    _line(f"balloons_{games}_random_games_wall_s_2_workers", elapsed, "s",
-          "<= 10 s for 10,000 games" if games == 10_000 else None, target_ok,
+    target_ok = elapsed <= target_s if games == 10_000 else None
+    _line(f"{game}_{games}_random_games_wall_s_2_workers", elapsed, "s",
+          f"<= {target_s:g} s for 10,000 games" if games == 10_000 else None, target_ok,
           games=len(results), games_per_s=round(len(results) / elapsed))
 
 
-def bench_mcts(moves: int, iterations: int = 1000) -> None:
+def bench_mcts(game: str, moves: int, iterations: int = 1000) -> None:
+    """MCTS decision times along one game (chance drawn, single-choice steps skipped)."""
     from .core.bots import MCTSBot
     from .core.registry import make_rules
 
-    rules = make_rules("balloons", 3)
+    rules = make_rules(game, 3)
     bot = MCTSBot(iterations=iterations)
     rng = random.Random(0)
     state = rules.initial_state(0)
     times: list[float] = []
     while not rules.is_over(state) and len(times) < moves:
+        if rules.current_player(state) == CHANCE:
+            state = rules.apply(state, rules.sample_chance(state, rng))
+            continue
         if len(rules.legal_actions(state)) > 1:  # single-choice moves skip the search
             start = time.perf_counter()
             seat = rules.current_player(state)
@@ -253,7 +260,7 @@ def bench_mcts(moves: int, iterations: int = 1000) -> None:
             action = rules.legal_actions(state)[0]
         state = rules.apply(state, action)
     median, worst = statistics.median(times), max(times)
-    _line(f"balloons_mcts_{iterations}_iterations_s_per_move", median, "s (median)",
+    _line(f"{game}_mcts_{iterations}_iterations_s_per_move", median, "s (median)",
           "<= 1 s per move" if iterations == 1000 else None,
           worst <= 1.0 if iterations == 1000 else None, max_s=round(worst, 4), moves=len(times),
           players=3)
@@ -291,8 +298,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     bench_fast_path(0.3 if quick else 3.0)
     bench_adapters(0.3 if quick else 3.0)
     bench_match(0.3 if quick else 3.0)
-    bench_simulate(300 if quick else 10_000)
-    bench_mcts(2 if quick else 10, 100 if quick else 1000)
+    bench_simulate("balloons", 300 if quick else 10_000, 10.0)
+    bench_simulate("commodores", 100 if quick else 10_000, 60.0)
+    bench_mcts("balloons", 2 if quick else 10, 100 if quick else 1000)
+    bench_mcts("commodores", 2 if quick else 10, 100 if quick else 1000)
     bench_openspiel(0.3 if quick else 3.0)
     return 0
 

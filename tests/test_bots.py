@@ -18,6 +18,7 @@ from aloftnb.core.bots import (
     outcome_rewards,
     rank_rewards,
 )
+from aloftnb.core import registry
 from aloftnb.core.registry import make_rules
 from aloftnb.core.rules import Rules
 
@@ -231,3 +232,42 @@ def test_searching_bots_beat_random_play():
     results = aloftnb.playtest.simulate("balloons", players=3, bots="mcts:60,random,random",
                                         games=24, seed=1, workers=1, progress=False)
     assert results["win_0"].mean() > 0.6  # a fair share would be a third
+
+
+class LongTakeAway(TakeAway):
+    """Take-away from 40 stones: random playouts are long, so its hooks cut them short."""
+
+    name = "long_takeaway"
+
+    def initial_state(self, seed):
+        return (40, 0, None)
+
+
+class CutOffHooks:
+    PLAYOUT_DECISIONS = 3
+
+    def __init__(self):
+        self.calls = 0
+
+    def estimate(self, rules, state):
+        self.calls += 1
+        # Pretend the seat to move is winning: the playout must stop and use this.
+        return {seat: 1.0 if seat == state[1] else 0.0 for seat in (0, 1)}
+
+
+def test_mcts_cuts_long_playouts_short_with_the_games_estimate():
+    hooks = CutOffHooks()
+    aloftnb.register(LongTakeAway, hooks=hooks)
+    rules = make_rules("long_takeaway", 2)
+    root = MCTSBot(iterations=50).search(rules, rules.initial_state(0), 0, random.Random(1))
+    assert root.visits == 50
+    # 40 stones take at least 20 moves: every playout was cut after 3 decisions and estimated.
+    assert hooks.calls == 50
+    del CutOffHooks.PLAYOUT_DECISIONS  # without the limit the playouts run to the end
+    try:
+        hooks.calls = 0
+        MCTSBot(iterations=20).search(rules, rules.initial_state(0), 0, random.Random(1))
+        assert hooks.calls == 0
+    finally:
+        CutOffHooks.PLAYOUT_DECISIONS = 3
+        registry._GAMES.pop("long_takeaway")  # other tests list every registered game

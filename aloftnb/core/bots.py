@@ -219,7 +219,10 @@ class MCTSBot(Bot):
     with the bot's own generator as the walk reaches them (open-loop: the tree holds decisions
     only, and a move's statistics average over the outcomes drawn after it). Playouts are random
     to the end; the reward is each game's `rewards` hook (0..1 per seat), else the outcome's rank
-    reward. The move played is the most visited.
+    reward. Games whose random playouts run long (hundreds of steps) may cut them short: with a
+    `PLAYOUT_DECISIONS` limit and an `estimate(rules, state)` hook (0..1 per seat) in their hooks,
+    a playout stops after that many decisions and the estimate is its reward. The move played is
+    the most visited.
     """
 
     name = "mcts"
@@ -283,6 +286,11 @@ class MCTSBot(Bot):
                                             rules.current_player)
         sample_chance = rules.sample_chance
         log = math.log
+        hooks = game_hooks(rules)
+        cutoff = getattr(hooks, "PLAYOUT_DECISIONS", None)
+        estimate = getattr(hooks, "estimate", None)
+        if cutoff is None or estimate is None:
+            cutoff = math.inf
         done = 0
         while done < limit:
             if done % 16 == 0 and ((deadline is not None and time.perf_counter() >= deadline)
@@ -322,14 +330,17 @@ class MCTSBot(Bot):
                 node = best_child
                 path.append(node)
                 movers.append(mover)
-            # Random playout to the end.
-            while not is_over(world):
+            # Random playout to the end, or to the game's cut-off.
+            decisions = 0
+            while not is_over(world) and decisions < cutoff:
                 if player_of(world) == CHANCE:
                     world = apply(world, sample_chance(world, rng))
                     continue
                 moves = legal(world)
                 world = apply(world, moves[int(rng.random() * len(moves))])
-            rewards = outcome_rewards(rules, world)
+                decisions += 1
+            rewards = (outcome_rewards(rules, world) if is_over(world)
+                       else estimate(rules, world))  # type: ignore[misc]
             for child, mover in zip(path, movers):
                 child.visits += 1
                 child.reward += rewards[mover]  # type: ignore[index]  # seats: chance makes no node

@@ -82,6 +82,25 @@ def evaluate(rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
     return 10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat]) + 0.5 * fleet
 
 
+# MCTS: random playouts of this game run for hundreds of steps, so they stop after this many
+# decisions and `estimate` scores the position instead.
+PLAYOUT_DECISIONS = 12
+
+
+def estimate(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
+    """A position's worth per seat in 0..1: goals done, plus progress towards the nearest goals
+    still open (a seat one step from its third goal is close to 1)."""
+    need = rules.catalogue.goals_to_win
+    out = {}
+    for seat in range(rules.players):
+        done = len(s.completed[seat])
+        open_goals = sorted((goal_progress(rules, s, seat, g) for g in s.goals
+                             if g not in s.completed[seat]), reverse=True)
+        near = sum(open_goals[:max(0, need - done)])
+        out[seat] = min(1.0, (done + 0.8 * near) / need)
+    return out
+
+
 def rewards(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
     outcome = rules.outcome(s)
     winners = outcome.winners if outcome else ()

@@ -117,6 +117,11 @@ def cached(action_type: str, **params: Any) -> CommodoresAction:
     return action
 
 
+def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, Any]
+                   ) -> CommodoresRules:
+    return cls(players, **options)
+
+
 class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
     title = "Aloft: sky commodores"
@@ -170,15 +175,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self.leviathan_ids = tuple(lv.id for lv in cat.leviathans)
         self.types = {t.id: t for t in cat.ship_types}
         self.goal_cards = {g.id: g for g in cat.goals}
+        self._goal_tests = {g.id: self._goal_test(g.kind, g.amount) for g in cat.goals}
         self._stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
-        self._link_cache: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
-        # space -> its sides as (corner, neighbouring corner) pairs, both ways round
-        sides: list[list[tuple[int, int]]] = [[] for _ in geo.spaces]
-        for corner, edges in enumerate(geo.corner_edges):
-            for other, pair in edges:
-                for space in set(pair) - {-1}:
-                    sides[space].append((corner, other))
-        self._sides = tuple(tuple(x) for x in sides)
         # The stack before set-up: every hex but the centre and the ring.
         stack = dict.fromkeys(self.kinds, 0)
         for kind, count in cat.hexes:
@@ -202,6 +200,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         # Action tables, built once: the enumeration is stable.
         self._forage = [A("forage", number=n) for n in range(1, 7)]
         self._end_ship, self._end_turn = A("end_ship"), A("end_turn")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its players and options: its tables hold functions that do not pickle.
+        return (_rebuild_rules, (type(self), self.players, dict(self.options)))
 
     def max_length(self) -> int:
         """Set-up steps plus, per turn, the most steps a turn can take (see the rules page)."""
@@ -290,27 +292,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     def occupied(self, s: CommodoresState) -> set[int]:
         return {ship.corner for ship in s.ships}
 
-    def edges(self, s: CommodoresState, corner: int) -> tuple[int, ...]:
+    def edges(self, s: CommodoresState, corner: int) -> list[int]:
         """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
         sides of placed hexes only)."""
-        return self._links(s.hexes)[corner]
-
-    def _links(self, hexes: tuple[Hex | None, ...]) -> tuple[tuple[int, ...], ...]:
-        """Every corner's open edges for one map, cached: the map changes far less often than
-        ships move. The cache holds the map itself, so its id cannot be reused while cached."""
-        found = self._link_cache.get(id(hexes))
-        if found is not None and found[0] is hexes:
-            return found[1]
-        found_links: list[set[int]] = [set() for _ in self.geometry.corners]
-        for space, h in enumerate(hexes):
-            if h is not None:
-                for corner, other in self._sides[space]:
-                    found_links[corner].add(other)
-        links = tuple(tuple(c) for c in found_links)  # any order: moves are sorted
-        if len(self._link_cache) > 64:
-            self._link_cache.clear()
-        self._link_cache[id(hexes)] = (hexes, links)
-        return links
+        hexes = s.hexes
+        return [other for other, (a, b) in self.geometry.corner_edges[corner]
+                if (a >= 0 and hexes[a] is not None) or (b >= 0 and hexes[b] is not None)]
 
     def touching(self, s: CommodoresState, corner: int) -> list[int]:
         """Spaces with a hex that meet at this corner."""
@@ -323,7 +310,6 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if move <= 0:
             return []
         taken = self.occupied(s)
-        links = self._links(s.hexes)
         distance = {ship.corner: 0}
         frontier = deque([ship.corner])
         reachable: list[int] = []
@@ -332,7 +318,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             d = distance[corner] + 1
             if d > move and reachable:
                 break  # breadth first: everything within the move value is found
-            for other in links[corner]:
+            for other in self.edges(s, corner):
                 if other not in distance:
                     distance[other] = d
                     frontier.append(other)
@@ -422,12 +408,6 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     def _builds(self, s: CommodoresState, ship: Ship, pool: tuple[int, ...]
                 ) -> list[CommodoresAction]:
         cat = self.catalogue
-        if len(self._fleet(s, s.player)) >= cat.ships_per_player:
-            return []
-        taken = self.occupied(s)
-        corners = [c for c in self.edges(s, ship.corner) if c not in taken]
-        if not corners:
-            return []
         options: list[ShipType] = []
         if not s.basic_built[s.player] and self._affords(pool, cat.basic.cost):
             options.append(cat.basic)
@@ -435,6 +415,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             card = self.types[type_id]
             if left > 0 and self._affords(pool, card.cost):
                 options.append(card)
+        if not options or len(self._fleet(s, s.player)) >= cat.ships_per_player:
+            return []
+        taken = self.occupied(s)
+        corners = [c for c in self.edges(s, ship.corner) if c not in taken]
+        if not corners:
+            return []
         names = [self.geometry.corner_name(c) for c in sorted(corners)]
         return [cached("build", ship=card.id, at=at) for card in options for at in names]
 
@@ -700,39 +686,51 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     # -- goals ---------------------------------------------------------------------------------
     def goal_met(self, s: CommodoresState, seat: int, goal_id: str) -> bool:
-        goal = self.goal_cards[goal_id]
-        kind, amount = goal.kind, goal.amount
-        fleet = self._fleet(s, seat)
-        if kind == "ships_by_number":
-            return len(fleet) >= amount and s.goal_number > 0 and all(
-                any(s.hexes[sp].number == s.goal_number  # type: ignore[union-attr]
-                    for sp in self.touching(s, ship.corner)) for ship in fleet)
-        if kind == "ships":
-            return len(fleet) >= amount
-        if kind == "explored":
-            return s.tallies[seat][EXPLORED] >= amount
-        if kind == "leviathans_felled":
-            return s.tallies[seat][FELLED] >= amount
-        if kind == "trades":
-            return s.tallies[seat][TRADES] >= amount
-        if kind == "ships_plundered":
-            return s.tallies[seat][SHIPS_PLUNDERED] >= amount
-        if kind == "pool_total":
-            return sum(s.pools[seat]) >= amount
-        if kind == "ship_types":
-            return len({ship.kind for ship in fleet}) >= amount
-        if kind == "upgrades":
-            return sum(len(ship.upgrades) for ship in fleet) >= amount
-        if kind == "resources_touched":
-            kinds = {s.hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
+        """Whether `seat` meets a goal in `s` (met or not, completed or not)."""
+        return self._goal_tests[goal_id](s, seat)
+
+    def _goal_test(self, kind: str, amount: int) -> Any:
+        """A goal kind's check as a function of (state, seat), built once per rules object."""
+        resources = set(self.resources)
+
+        def fleet(s: CommodoresState, seat: int) -> list[Ship]:
+            return [ship for ship in s.ships if ship.owner == seat]
+
+        def tally(which: int) -> Any:
+            return lambda s, seat: s.tallies[seat][which] >= amount
+
+        def by_number(s: CommodoresState, seat: int) -> bool:
+            ships = fleet(s, seat)
+            number = s.goal_number
+            return len(ships) >= amount and number > 0 and all(
+                any(s.hexes[sp].number == number  # type: ignore[union-attr]
+                    for sp in self.touching(s, ship.corner)) for ship in ships)
+
+        def touched(s: CommodoresState, seat: int) -> bool:
+            kinds = {s.hexes[sp].kind for ship in fleet(s, seat)  # type: ignore[union-attr]
                      for sp in self.touching(s, ship.corner)}
-            return len(kinds & set(self.resources)) >= amount
-        raise AssertionError(kind)
+            return len(kinds & resources) >= amount
+
+        tests = {
+            "ships_by_number": by_number,
+            "ships": lambda s, seat: len(fleet(s, seat)) >= amount,
+            "explored": tally(EXPLORED),
+            "leviathans_felled": tally(FELLED),
+            "trades": tally(TRADES),
+            "ships_plundered": tally(SHIPS_PLUNDERED),
+            "pool_total": lambda s, seat: sum(s.pools[seat]) >= amount,
+            "ship_types": lambda s, seat: len({x.kind for x in fleet(s, seat)}) >= amount,
+            "upgrades": lambda s, seat: sum(len(x.upgrades) for x in fleet(s, seat)) >= amount,
+            "resources_touched": touched,
+        }
+        return tests[kind]
 
     def _check_goals(self, s: CommodoresState) -> CommodoresState:
         """RULING: goals are checked after every step of a seat's turn, for that seat only."""
         seat = s.player
-        new = tuple(g for g in s.goals if g not in s.completed[seat] and self.goal_met(s, seat, g))
+        done = s.completed[seat]
+        tests = self._goal_tests
+        new = tuple(g for g in s.goals if g not in done and tests[g](s, seat))
         if not new:
             return s
         completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
