@@ -7,6 +7,7 @@ import random
 import pytest
 
 import aloftnb
+from aloftnb.core import registry
 from aloftnb.core.action import Action
 from aloftnb.core.bots import (
     BOTS,
@@ -18,7 +19,6 @@ from aloftnb.core.bots import (
     outcome_rewards,
     rank_rewards,
 )
-from aloftnb.core import registry
 from aloftnb.core.registry import make_rules
 from aloftnb.core.rules import Rules
 
