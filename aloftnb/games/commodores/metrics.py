@@ -37,6 +37,7 @@ MEASURES = {
     "from_leviathans": "resources taken from leviathans (discovery and plunder), all seats",
     "traded": "resources gained by trading, all seats",
     "turn_limit": "1 when the game stopped at the turn limit",
+    "rounds": "rounds played",
 }
 
 _TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
@@ -48,6 +49,13 @@ def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id
     goal = rules.goal_cards[goal_id]
     kind, amount = goal.kind, goal.amount
     fleet = [ship for ship in s.ships if ship.owner == seat]
+    if kind == "leviathans_felled" and s.tallies[seat][FELLED] < amount:
+        # Half-way credit for wounding: the most hurt leviathan next to one of your ships.
+        hurt = [1 - s.hexes[sp].health / rules.catalogue.leviathan(  # type: ignore[union-attr]
+                    s.hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr]
+                for sp in rules.touching(s, ship.corner)
+                if s.hexes[sp].kind in rules.leviathan_ids]  # type: ignore[union-attr]
+        return (s.tallies[seat][FELLED] + 0.5 * max(hurt, default=0.0)) / amount
     if kind in _TALLY_OF:
         value = s.tallies[seat][_TALLY_OF[kind]]
     elif kind == "ships":
@@ -78,8 +86,20 @@ def evaluate(rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
     progress = sum(goal_progress(rules, s, seat, g) ** 2 for g in s.goals
                    if g not in s.completed[seat])
     rivals = max((len(c) for p, c in enumerate(s.completed) if p != seat), default=0)
-    fleet = sum(1 for ship in s.ships if ship.owner == seat)
-    return 10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat]) + 0.5 * fleet
+    fleet = [ship for ship in s.ships if ship.owner == seat]
+    return (10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat])
+            + 0.5 * len(fleet) + 0.1 * forage_reach(rules, s, fleet))
+
+
+def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -> float:
+    """Resources a fleet collects over the six numbers: where ships stand is worth something."""
+    total = 0.0
+    for ship in fleet:
+        forage = rules.stats(ship)[1]
+        if forage:
+            total += forage * sum(1 for sp in rules.touching(s, ship.corner)
+                                  if s.hexes[sp].number)  # type: ignore[union-attr]
+    return total
 
 
 # MCTS: random playouts of this game run for hundreds of steps, so they stop after this many
@@ -121,6 +141,7 @@ def measures(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
         "foraged": totals[0], "plundered": totals[1], "from_leviathans": totals[2],
         "traded": totals[3],
         "turn_limit": int(s.end == "turn_limit"),
+        "rounds": rules.round(s),
     }
     for goal in rules.catalogue.goals:
         row[f"goal_{goal.id}"] = (sum(goal.id in c for c in s.completed)
