@@ -440,7 +440,7 @@ def test_explore_needs_an_empty_space_next_to_the_ship_and_a_resource_to_pay():
     match = to_explorer(started())
     match.edit(pools=[pool(), pool(), pool()])
     assert not of(match, "explore")
-    refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
+    assert "no canvas" in refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
 
 
 def test_explore_a_merchant_draws_no_number():
@@ -473,7 +473,7 @@ def test_ruling_an_empty_stack_ends_exploring():
                       "1,1": {"kind": "ironhide", "health": 4}},
                seen=["prismray", "barkwyrm", "ironhide"])
     assert not of(match, "explore") and not of(match, "terraform")
-    refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
+    assert "stack is empty" in refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
 
 
 def test_ruling_with_no_number_tokens_left_a_resource_hex_has_no_number():
@@ -516,7 +516,7 @@ def test_no_terraforming_a_hex_explored_or_terraformed_this_turn_by_any_of_your_
     match.force({"type": "number", "number": 5})
     spaces = {a.space for a in of(match, "terraform")}
     assert "1,-1" not in spaces and "0,-1" in spaces
-    refusal(
+    assert "terraformed this turn" in refusal(
         match, {"type": "terraform", "space": "1,-1", "pay": "canvas"})
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     match.force({"type": "hex", "kind": "metal"})
@@ -560,7 +560,7 @@ def test_terraform_a_felled_leviathan_shuffles_it_back_into_the_stack():
 def test_a_live_leviathan_cannot_be_terraformed():
     match = felled_leviathan(1)
     assert "1,-2" not in {a.space for a in of(match, "terraform")}
-    refusal(match, {"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    assert "0 health" in refusal(match, {"type": "terraform", "space": "1,-2", "pay": "canvas"})
 
 
 def test_a_merchant_cannot_be_terraformed():
@@ -652,7 +652,7 @@ def test_no_build_when_every_adjacent_corner_is_taken():
                shipyard={"cutter": 5}, pools=[pool(canvas=4, breath=2), pool(), pool()])
     acting(match)
     assert not of(match, "build")
-    refusal(
+    assert "corner next to this ship is taken" in refusal(
         match, {"type": "build", "ship": "cutter", "at": "1,-2,S"})
 
 
@@ -669,7 +669,7 @@ def test_the_basic_ship_once_per_game():
     acting(match)
     match.edit(pools=[pool(canvas=1, wood=1), pool(), pool()])  # the sloop's cost
     assert not of(match, "build")
-    refusal(
+    assert "basic ship already" in refusal(
         match, {"type": "build", "ship": "basic", "at": "1,-2,S"})
 
 
@@ -706,14 +706,14 @@ def test_at_most_five_ships_and_the_lowest_free_captain():
                pools=[pool(canvas=4, breath=2), pool(), pool()])
     acting(match)
     assert not of(match, "build")
-    refusal(match, {"type": "build", "ship": "cutter", "at": "1,-2,S"})
+    assert "at most 5 ships" in refusal(match, {"type": "build", "ship": "cutter", "at": "1,-2,S"})
 
 
 def test_a_shipyard_type_with_no_cards_left_cannot_be_built():
     match = acting(started())
     match.edit(pools=[pool(canvas=4, breath=2), pool(), pool()], shipyard={"cutter": 0})
     assert "cutter" not in {a.ship for a in of(match, "build")}
-    refusal(
+    assert "no Corsair Cutter cards are left" in refusal(
         match, {"type": "build", "ship": "cutter", "at": "1,-2,S"})
 
 
@@ -731,7 +731,7 @@ def test_plunder_an_adjacent_rival_takes_up_to_the_plunder_value_of_your_choice(
                shipyard={"cutter": 5}, pools=[pool(), pool(wood=3, glass=1), pool(glass=1)])
     acting(match, captain=2, forage=5)  # the cutter (plunder 2) at 1,-1,S: 0,1,N is one edge
     assert {a.target for a in of(match, "plunder")} == {"2:1"}  # 0,-1,S is two edges away
-    refusal(match, {"type": "plunder", "target": "1:1"})
+    assert "not next to this ship" in refusal(match, {"type": "plunder", "target": "1:1"})
     match = started()
     match.edit(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "cutter", "1,-1,S"),
                       ship("1:1", "starter", "1,0,N"), ship("2:1", "starter", "0,1,N")],
@@ -774,8 +774,8 @@ def test_ruling_a_rival_with_an_empty_pool_is_not_offered_and_own_ships_never_ar
                basic_built=[True, False, False], built_any=True,
                pools=[pool(wood=2), pool(), pool()])
     assert not of(match, "plunder")
-    refusal(match, {"type": "plunder", "target": "1:1"})
-    refusal(match, {"type": "plunder", "target": "0:2"})
+    assert "nothing to plunder" in refusal(match, {"type": "plunder", "target": "1:1"})
+    assert "not a rival's ship" in refusal(match, {"type": "plunder", "target": "0:2"})
 
 
 def test_a_ship_with_no_plunder_value_cannot_plunder():
@@ -785,7 +785,7 @@ def test_a_ship_with_no_plunder_value_cannot_plunder():
                shipyard={"scout": 5}, pools=[pool(), pool(wood=3), pool()])
     acting(match, captain=2)
     assert not of(match, "plunder")
-    refusal(match, {"type": "plunder", "target": "1:1"})
+    assert "no plunder value" in refusal(match, {"type": "plunder", "target": "1:1"})
 
 
 def test_plunder_a_leviathan_takes_the_table_reward_and_deals_damage():
@@ -817,7 +817,7 @@ def test_ruling_the_full_reward_even_when_it_fells_the_leviathan_and_the_felled_
 def test_a_leviathan_at_zero_health_cannot_be_plundered():
     match = felled_leviathan(0)
     assert not of(match, "plunder")
-    refusal(match, {"type": "plunder", "target": "1,-2"})
+    assert "0 health" in refusal(match, {"type": "plunder", "target": "1,-2"})
 
 
 def test_leviathan_rewards_are_two_per_unit_of_plunder_in_the_shipped_catalogue():
@@ -847,7 +847,7 @@ def test_no_trade_away_from_a_merchant():
     match = to_explorer(started())  # 1,-2,S touches canvas 1 and breath 6 only
     match.edit(pools=[pool(wood=3), pool(), pool()])
     assert not of(match, "trade")
-    refusal(
+    assert "not next to a merchant" in refusal(
         match, {"type": "trade", "give": "wood", "get": "metal"})
 
 
