@@ -164,3 +164,20 @@ def test_a_smaller_catalogue_plays_a_whole_game():
         match.play(rng.choice(match.legal_actions()))
     assert match.outcome() is not None
 
+
+def test_a_path_object_loads_and_the_match_saves(tmp_path):
+    path = tmp_path / "catalogue.json"
+    path.write_text(json.dumps(default_catalogue_data()), "utf-8")
+    match = aloftnb.new_match("commodores", players=3, seed=2, catalogue=path)
+    assert match.options["catalogue"] == default_catalogue_data()
+    assert Match.from_json(match.to_json()).state.to_dict() == match.state.to_dict()
+
+
+def test_changing_the_designers_dict_afterwards_changes_neither_the_match_nor_its_save():
+    data = default_catalogue_data()
+    match = aloftnb.new_match("commodores", players=3, seed=2, catalogue=data)
+    data["supply"]["pool_cap"] = 3
+    data["goals"].clear()
+    assert match.rules.catalogue.pool_cap == 10
+    assert match.options["catalogue"] == default_catalogue_data()
+    assert Match.from_json(match.to_json()).rules.catalogue.pool_cap == 10

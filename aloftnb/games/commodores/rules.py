@@ -151,8 +151,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         source = opts["catalogue"]
         self.catalogue: Catalogue
         self.catalogue, data = load_catalogue(source)
-        if isinstance(source, str):
-            opts["catalogue"] = data  # RULING: a match keeps the file's contents, so saves load
+        if source is not None:
+            # RULING: a match keeps the file's contents, so saves load; for a dict or a Path as
+            # well, a JSON copy (the save then records the catalogue the match was made with)
+            opts["catalogue"] = data
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
