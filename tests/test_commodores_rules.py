@@ -963,10 +963,13 @@ def test_goals_are_completed_once_per_seat_and_only_on_that_seats_turn():
     assert data(match)["completed"] == [["hoard"], [], []]
     match.play({"type": "end_turn"})
     assert data(match)["completed"] == [["hoard"], ["hoard"], []]  # seat 1's turn began
+    for seat in (1, 2):
+        assert match.current_player == seat
+        match.play({"type": "forage", "number": 2})
+        match.play({"type": "end_turn"})
+    assert match.current_player == 0
     match.play({"type": "forage", "number": 2})
-    match.play({"type": "end_turn"})
-    match.play({"type": "forage", "number": 2})
-    assert data(match)["completed"][0] == ["hoard"]  # not twice
+    assert data(match)["completed"] == [["hoard"], ["hoard"], []]  # never twice
 
 
 def test_a_goal_completed_mid_turn_is_recorded_at_once():
