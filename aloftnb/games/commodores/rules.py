@@ -157,8 +157,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         source = opts["catalogue"]
         self.catalogue: Catalogue
         self.catalogue, data = load_catalogue(source)
-        if isinstance(source, str):
-            opts["catalogue"] = data  # RULING: a match keeps the file's contents, so saves load
+        if source is not None:
+            # RULING: a match keeps the file's contents, so saves load; for a dict or a Path as
+            # well, a JSON copy (the save then records the catalogue the match was made with)
+            opts["catalogue"] = data
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
@@ -858,7 +860,82 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if kind == "move":
                 return f"the ship cannot reach {action.params.get('to')} this turn (or it is "\
                        "taken)"
+            problem = self._ship_action_problem(s, action)
+            if problem:
+                return problem
         return f"{action} is not a legal action now"
+
+    def _ship_action_problem(self, s: CommodoresState, action: Action) -> str:  # noqa: C901
+        """What is wrong with the acting ship's explore, build, plunder or trade ("" if it is
+        something rarer): the common mistakes get a specific refusal."""
+        geo, cat, p = self.geometry, self.catalogue, action.params
+        ship = s.ships[s.active]
+        touching = geo.corner_spaces[ship.corner]
+        pool = s.pools[s.player]
+        kind = action.type
+        if kind in ("explore", "terraform"):
+            space = geo.space_index.get(p["space"], -1)
+            h = s.hexes[space] if space >= 0 else None
+            if space not in touching:
+                return f"{p['space']} is not a space next to this ship"
+            if p["pay"] not in self.res_index or not pool[self.res_index[p["pay"]]]:
+                return f"exploring costs 1 resource and you have no {p['pay']}"
+            if kind == "explore" and h is not None:
+                return f"{p['space']} holds a hex already (terraform replaces one)"
+            if kind == "terraform" and h is None:
+                return f"{p['space']} is empty: explore it instead"
+            if kind == "terraform" and h.kind == MERCHANT:  # type: ignore[union-attr]
+                return "a merchant hex cannot be terraformed"
+            if kind == "terraform" and h.health > 0:  # type: ignore[union-attr]
+                return "a leviathan can be terraformed only once it is at 0 health"
+            if kind == "terraform" and space in s.fresh:
+                return f"{p['space']} was explored or terraformed this turn already"
+            if not sum(s.stack):
+                return "the hex stack is empty: nothing is left to explore"
+        if kind == "build":
+            card = self.types.get(p["ship"])
+            if not self.stats(ship)[3]:
+                return "this ship cannot build"
+            if len(self._fleet(s, s.player)) >= cat.ships_per_player:
+                return f"a fleet holds at most {cat.ships_per_player} ships"
+            if card is not None and card.deck == "basic" and s.basic_built[s.player]:
+                return "you have built your basic ship already (one per game)"
+            if card is None or (card.deck != "basic" and card.id not in s.ship_types):
+                return f"{p['ship']} is not a ship type in the shipyard"
+            if card.deck != "basic" and not s.yard[s.ship_types.index(card.id)]:
+                return f"no {card.name} cards are left in the shipyard"
+            if not self._affords(pool, card.cost):
+                return f"a {card.name} costs more than you have"
+            free = [c for c in self.edges(s, ship.corner) if c not in self.occupied(s)]
+            if not free:
+                return "every corner next to this ship is taken: it cannot build"
+            return f"{p['at']} is not a free corner next to this ship"
+        if kind == "plunder":
+            if self.stats(ship)[2] <= 0:
+                return "this ship has no plunder value"
+            target = p["target"]
+            if ":" in target:
+                rival = next((o for o in s.ships if ship_name(o) == target), None)
+                if rival is None or rival.owner == s.player:
+                    return f"{target} is not a rival's ship"
+                if rival.corner not in self.edges(s, ship.corner):
+                    return f"{target} is not next to this ship (one edge away)"
+                if not sum(s.pools[rival.owner]):
+                    return f"seat {rival.owner} has nothing to plunder"
+            else:
+                space = geo.space_index.get(target, -1)
+                h = s.hexes[space] if space >= 0 else None
+                if h is None or h.kind not in self.leviathan_ids or space not in touching:
+                    return f"there is no leviathan next to this ship at {target}"
+                if h.health == 0:
+                    return "a leviathan at 0 health cannot be plundered"
+        if kind == "trade":
+            if not any(s.hexes[sp] is not None and s.hexes[sp].kind == MERCHANT  # type: ignore
+                       for sp in touching):
+                return "this ship is not next to a merchant hex"
+            if p["give"] not in self.res_index or pool[self.res_index[p["give"]]] < 2:
+                return f"a trade takes 2 {p['give']} and you have fewer"
+        return ""
 
     def describe_action(self, s: CommodoresState, action: Action) -> str:
         if action.type in CHANCE_TYPES:
