@@ -29,7 +29,7 @@ def refused(catalogue) -> str:
 
 def test_the_shipped_catalogue_loads_with_the_texts_components():
     cat = aloftnb.make_rules("commodores", 3).catalogue
-    assert cat.resources == ("canvas", "breath", "glass", "wood", "metal")
+    assert cat.resources == ("breath", "canvas", "glass", "metal", "wood")  # ordered by name
     assert dict(cat.hexes) == {"merchant": 2, "canvas": 5, "breath": 5, "glass": 5, "wood": 5,
                                "metal": 3}
     assert len(cat.leviathans) == 5 and cat.leviathans_set_aside == 2
@@ -181,3 +181,19 @@ def test_changing_the_designers_dict_afterwards_changes_neither_the_match_nor_it
     assert match.rules.catalogue.pool_cap == 10
     assert match.options["catalogue"] == default_catalogue_data()
     assert Match.from_json(match.to_json()).rules.catalogue.pool_cap == 10
+
+
+def test_ruling_entries_are_ordered_by_name_so_a_saved_designers_catalogue_replays_the_same():
+    """A save sorts its keys; a catalogue whose tables were written in another order must still
+    load as the same game, with the same draws and the same legal actions."""
+    data = default_catalogue_data()
+    data["resources"] = dict(reversed(list(data["resources"].items())))
+    data["goals"] = dict(reversed(list(data["goals"].items())))
+    match = aloftnb.new_match("commodores", players=3, seed=11, catalogue=data)
+    rng = random.Random(4)
+    for _ in range(60):
+        match.play(rng.choice(match.legal_actions()))
+    loaded = aloftnb.Match.from_json(match.to_json())
+    assert loaded.state == match.state
+    assert loaded.legal_actions() == match.legal_actions()
+    assert loaded.rules.catalogue == aloftnb.make_rules("commodores", 3).catalogue

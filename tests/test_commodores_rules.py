@@ -900,14 +900,14 @@ BUILT = {"built_any": True}
                  ship("0:3", "barge", "1,0,N"),
                  ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
           shipyard={"barge": 4}, **BUILT)),
-    ("refit",  # 3 upgrades
-     dict(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails", "gathering_nets"]),
+    ("refit",  # 2 upgrades, on any of the seat's ships
+     dict(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails"]),
                  ship("0:2", "basic", "1,-1,N", ["crows_nest"]),
                  ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
-          basic_built=[True, False, False], upgrade_cubes=27, **BUILT),
-     dict(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails", "gathering_nets"]),
+          basic_built=[True, False, False], upgrade_cubes=28, **BUILT),
+     dict(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails"]),
                  ship("0:2", "basic", "1,-1,N"),
-                 ship("1:1", "starter", "0,-1,S", ["trim_sails"]),
+                 ship("1:1", "starter", "0,-1,S", ["trim_sails", "gathering_nets"]),
                  ship("2:1", "starter", "0,0,S")],
           basic_built=[True, False, False], upgrade_cubes=27, **BUILT)),
     ("prospector",  # 5 resource kinds touched: the metal at 1,-2 makes the fifth

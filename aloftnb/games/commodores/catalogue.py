@@ -183,7 +183,9 @@ class _Reader:
             if not isinstance(key, str) or not key.isidentifier():
                 raise self.fail(where, f"has a bad entry name {_short_repr(key)} (use letters, "
                                 "digits and _)")
-        return value
+        # RULING (ours): a table's entries are ordered by name, not as written, so a catalogue
+        # saved with sorted keys (as match saves are) loads as the same game.
+        return dict(sorted(value.items()))
 
     def whole(self, value: Any, where: str, low: int, high: int) -> int:
         if not is_whole_number(value) or not low <= value <= high:
@@ -207,7 +209,7 @@ class _Reader:
             raise self.fail(where, f"must be a table of resource: amount, not "
                                    f"{_short_repr(value)}")
         return tuple((self.resource(r, f"{where} key"), self.whole(n, f"{where}.{r}", 1, 20))
-                     for r, n in value.items())
+                     for r, n in sorted(value.items(), key=lambda kv: str(kv[0])))
 
     def keys(self, entry: Any, where: str, required: set[str], optional: set[str]) -> None:
         if not isinstance(entry, dict):
