@@ -1,5 +1,6 @@
-"""Incremental drawing updates (aloftnb/widget/svgpatch.py): a patch applied to the old drawing
-gives the new one, and the whole drawing is sent when a patch would not do."""
+"""Incremental drawing updates (aloftnb/widget/svgpatch.py and the board's use of them): a patch
+applied to the old drawing gives the new one, the whole drawing is sent when a patch would not
+do, and `board.svg` stays the whole current drawing."""
 
 from __future__ import annotations
 
@@ -133,3 +134,60 @@ def test_a_patch_that_does_not_fit_its_drawing_is_refused():
     assert ops is not None
     with pytest.raises(svgpatch.PatchError):
         svgpatch.apply_patch("<svg><g><rect/></g></svg>", ops)  # one element short
+
+
+# -- the board ---------------------------------------------------------------------------------
+def sent_states(board):
+    """Collect the state updates a board sends to its front end (there is no kernel here)."""
+    sent: list[dict] = []
+    board._send = lambda msg, buffers=None: sent.append(msg)
+    return sent
+
+
+def test_a_move_sends_a_patch_and_board_svg_stays_the_whole_drawing():
+    match = aloftnb.new_match("balloons", players=3, seed=7)
+    board = match.board()
+    sent = sent_states(board)
+    revision = board.svg_revision
+    match.play({"type": "unpack", "balloon": "RW", "truck": 1})
+    [update] = [m["state"] for m in sent if m.get("method") == "update"]
+    assert "svg" not in update and "svg_revision" not in update
+    patch = update["svg_patch"]
+    assert patch["base"] == revision and patch["revision"] == revision + 1 == board.svg_revision
+    whole = match.rules.render_svg(board.view_dict())
+    assert board.svg == whole and "unpacked on truck 1" in whole
+    assert board.get_state("svg")["svg"] == whole  # what a reloaded page receives
+    assert len(json.dumps(patch)) < len(whole)
+
+
+def test_views_that_need_the_whole_drawing_get_it():
+    match = aloftnb.new_match("alu", players=2, seed=1)
+    board = match.board()
+    sent = sent_states(board)
+    match.play(match.legal_actions()[0])
+    match.play(match.legal_actions()[0])
+    sent.clear()
+    # A view that could not apply a patch asks for the drawing; a new view says hello.
+    for intent in ("drawing", "hello"):
+        board._on_front_end_message(board, {"intent": intent, "id": 1}, [])
+        wholes = [m["state"] for m in sent if "svg" in m.get("state", {})]
+        assert wholes[-1] == {"svg": board.svg, "svg_revision": board.svg_revision}
+        sent.clear()
+    # A board shown again (a second cell) sends the whole drawing first, if it changed since.
+    match.play(match.legal_actions()[0])
+    sent.clear()
+    board._repr_mimebundle_()
+    assert [m["state"] for m in sent] == [{"svg": board.svg, "svg_revision": board.svg_revision}]
+    sent.clear()
+    board._repr_mimebundle_()
+    assert sent == []  # nothing new to send
+
+
+def test_a_drawing_that_cannot_be_patched_travels_whole():
+    match = aloftnb.new_match("balloons", players=3, seed=7)
+    board = match.board()
+    sent = sent_states(board)
+    board._publish_drawing("<svg><!-- no patch for comments --></svg>")
+    [update] = [m["state"] for m in sent]
+    assert update["svg"] == board.svg == "<svg><!-- no patch for comments --></svg>"
+    assert update["svg_revision"] == board.svg_revision

@@ -253,11 +253,87 @@ function render({ model, el }) {
       : "";
   }
 
+  // The drawing: whole (`svg`, revision `svg_revision`) when a view needs all of it, else the
+  // edits from one revision to the next (`svg_patch`, made by svgpatch.py), applied in place.
+  let shown = null; // the revision of the drawing this view shows
+  let asked = null; // the revision this view asked Python to send whole
+
+  function drawWhole() {
+    svgBox.innerHTML = model.get("svg");
+    shown = model.get("svg_revision");
+  }
+
+  // Apply svgpatch ops to the drawing shown; false (stop) at the first that does not fit it.
+  function applyPatch(opsText) {
+    const svg = svgBox.firstElementChild;
+    try {
+      for (const op of JSON.parse(opsText)) {
+        let node = svg;
+        for (const index of op.at) node = node && node.children[index];
+        if (!node || node.tagName.toLowerCase() !== op.tag.toLowerCase() ||
+          node.children.length !== op.n) return false;
+        for (const [name, value] of Object.entries(op.attrs || {})) {
+          if (value === null) node.removeAttribute(name);
+          else node.setAttribute(name, value);
+        }
+        const splices = op.splices || [];
+        if (!splices.length) continue;
+        // Parse every new element of this op at once, in the element's own context (SVG, or
+        // HTML inside a foreignObject); a detached holder runs no script, as innerHTML.
+        const holder = document.createElementNS(node.namespaceURI, node.localName);
+        holder.innerHTML = splices.map((splice) => splice[2]).join("");
+        const fresh = [...holder.children];
+        if (fresh.length !== splices.reduce((n, splice) => n + splice[3], 0)) return false;
+        let taken = 0;
+        for (const [index, remove, , count] of splices) {
+          if (index + remove > node.children.length) return false;
+          for (let k = 0; k < remove; k++) node.children[index].remove();
+          const before = node.children[index] || null;
+          for (let k = 0; k < count; k++) node.insertBefore(fresh[taken++], before);
+        }
+      }
+    } catch (error) {
+      return false;
+    }
+    return true;
+  }
+
+  // Bring the drawing to the newest revision this view knows of. A patch that does not apply
+  // (this view missed a revision, or its drawing is not the one the patch was made for) leaves
+  // the drawing to be replaced whole: from the model if it holds the newest, else from Python.
+  function updateDrawing() {
+    const whole = model.get("svg_revision") || 0;
+    const patch = model.get("svg_patch") || {};
+    const newest = Math.max(whole, patch.revision ?? -1);
+    if (shown === newest) return;
+    const patched = patch.revision === newest;
+    if (patched && patch.base === shown) {
+      if (applyPatch(patch.ops)) {
+        shown = newest;
+        return;
+      }
+      shown = null; // partly patched: only a whole drawing is right now
+    }
+    if (whole === newest || (patched && patch.base === whole)) {
+      drawWhole();
+      if (shown === newest) return;
+      if (applyPatch(patch.ops)) {
+        shown = newest;
+        return;
+      }
+      shown = null;
+    }
+    if (asked !== newest) {
+      asked = newest;
+      send({ intent: "drawing" });
+    }
+  }
+
   function drawSvg() {
     const focusedKey = document.activeElement && svgBox.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
-    svgBox.innerHTML = model.get("svg");
-    const svg = svgBox.querySelector("svg");
+    updateDrawing();
+    const svg = svgBox.firstElementChild;
     const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width")}px` : "";
     if (width && width !== root.style.getPropertyValue("--aloft-drawing-width")) {
       // The drawing never shrinks below its own size (text stays readable): it scrolls instead.
@@ -268,9 +344,10 @@ function render({ model, el }) {
     let kept = selected.slice();
     while (kept.length && !choices().some((c) => startsWith(c.path, kept))) kept.pop();
     select(kept);
-    if (focusedKey) {
+    if (focusedKey && !svgBox.contains(document.activeElement)) {
+      // The focused element was replaced: focus the new one (it is where it was: no scroll).
       const again = svgBox.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-      if (again) again.focus({ preventScroll: true }); // it is where it was: no scroll, no layout
+      if (again) again.focus({ preventScroll: true });
     }
     root.setAttribute("data-revision", String(model.get("revision")));
   }
@@ -482,7 +559,9 @@ function render({ model, el }) {
     if (parts.has("message")) drawMessage();
   }
   const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawLog(); drawMessage(); };
-  for (const name of ["svg", "choices"]) model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  for (const name of ["svg", "svg_revision", "svg_patch", "choices"]) {
+    model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  }
   model.on("change:recent", () => { later("decorate"); later("log"); });
   model.on("change:selection_hint", () => later("decorate"));
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label"]) {
