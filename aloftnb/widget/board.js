@@ -16,6 +16,14 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Set only the attributes that differ: a tabindex written again on the focused element makes the
+// browser recompute the page's style at once (to check it can still have focus).
+function setAttributes(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+}
+
 function startsWith(path, prefix) {
   return prefix.every((key, i) => path[i] === key);
 }
@@ -169,8 +177,9 @@ function render({ model, el }) {
     }
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
-      select([]);
+      // The move goes out first: the kernel works on it while this view clears the selection.
       send({ intent: complete[0].intent || "play", action: complete[0].action });
+      select([]);
       return;
     }
     select(path);
@@ -194,7 +203,8 @@ function render({ model, el }) {
     const drawn = new Set();
     const recent = new Set((model.get("recent") || {}).keys || []);
     const regions = new Map();
-    for (const node of svgBox.querySelectorAll("[data-key]")) {
+    const nodes = [...svgBox.querySelectorAll("[data-key]")];
+    for (const node of nodes) {
       const key = node.getAttribute("data-key");
       drawn.add(key);
       const legal = steps.has(key);
@@ -202,31 +212,30 @@ function render({ model, el }) {
       node.classList.toggle("legal", legal);
       node.classList.toggle("selected", chosen);
       node.classList.toggle("recent", recent.has(key));
-      node.setAttribute("role", "button");
-      node.setAttribute("tabindex", "-1");
-      node.setAttribute("aria-disabled", legal || chosen ? "false" : "true");
-      node.setAttribute("aria-pressed", chosen ? "true" : "false");
+      setAttributes(node, { role: "button", "aria-disabled": legal || chosen ? "false" : "true",
+        "aria-pressed": chosen ? "true" : "false" });
       const region = regionOf(node);
       if (!regions.has(region)) regions.set(region, []);
       regions.get(region).push(node);
     }
     // One Tab stop per region (arrow keys move inside it): the focused element if it is there,
     // else the selection, else the first playable element, else the one focused last.
-    for (const [region, nodes] of regions) {
+    const stops = new Set();
+    for (const [region, inRegion] of regions) {
       const remembered = lastFocused.get(region);
-      const stop = nodes.find((n) => n === document.activeElement) ||
-        nodes.find((n) => n.classList.contains("selected")) ||
-        nodes.find((n) => n.classList.contains("legal")) ||
-        nodes.find((n) => n.getAttribute("data-key") === remembered) || nodes[0];
-      stop.setAttribute("tabindex", "0");
+      stops.add(inRegion.find((n) => n === document.activeElement) ||
+        inRegion.find((n) => n.classList.contains("selected")) ||
+        inRegion.find((n) => n.classList.contains("legal")) ||
+        inRegion.find((n) => n.getAttribute("data-key") === remembered) || inRegion[0]);
     }
+    for (const node of nodes) setAttributes(node, { tabindex: stops.has(node) ? "0" : "-1" });
     menu.replaceChildren();
     if (selected.length) {
       const exact = choices().filter((c) => c.path.length === selected.length &&
         startsWith(c.path, selected));
       for (const choice of exact) {
         menu.append(h("button", { type: "button", class: "aloft-choice",
-          onclick: () => { select([]); send({ intent: choice.intent || "play", action: choice.action }); },
+          onclick: () => { send({ intent: choice.intent || "play", action: choice.action }); select([]); },
         }, choice.label));
       }
     }
@@ -352,13 +361,18 @@ function render({ model, el }) {
     root.setAttribute("data-revision", String(model.get("revision")));
   }
 
+  let drawnViewers = null; // the viewer menu's options, as JSON
   function drawHeader() {
     title.textContent = model.get("title");
     status.textContent = model.get("status");
     const viewers = model.get("viewers") || [];
     const current = model.get("viewer");
-    viewerSelect.replaceChildren(...viewers.map(([value, label]) =>
-      h("option", value === current ? { value, selected: "" } : { value }, label)));
+    const viewersKey = JSON.stringify(viewers);
+    if (viewersKey !== drawnViewers) { // the same list after every move: built once
+      drawnViewers = viewersKey;
+      viewerSelect.replaceChildren(...viewers.map(([value, label]) => h("option", { value }, label)));
+    }
+    if (viewerSelect.value !== current) viewerSelect.value = current;
     const reveal = model.get("reveal_label");
     revealButton.classList.toggle("aloft-unused", !reveal); // keeps its place: nothing jumps
     revealButton.disabled = !reveal;
@@ -421,11 +435,19 @@ function render({ model, el }) {
     stepButton.disabled = !model.get("bot_to_move");
     thinking.textContent = model.get("thinking") ? "thinking…" : "";
     drawTimeline();
-    const seatsKey = JSON.stringify([seats, bots]);
+    // Rebuild the seats' menus only when who may play them changed; a new turn or label is
+    // written in place.
+    const seatsKey = JSON.stringify([seats.map((s) => [s.seat, s.controller, s.played_by]), bots]);
     if (seatsKey !== drawnSeats) {
       drawnSeats = seatsKey;
       drawSeats(seats, bots);
     }
+    seats.forEach((seat, i) => {
+      const row = seatList.children[i];
+      row.classList.toggle("to-move", !!seat.to_move);
+      const label = row.querySelector(".aloft-seat-label");
+      if (label.textContent !== seat.label) label.textContent = seat.label;
+    });
     const sent = choices();
     if (sent !== drawnMoves) { // a new list each time Python sends one
       drawnMoves = sent;
@@ -453,8 +475,7 @@ function render({ model, el }) {
       const select = h("select", { "aria-label": `Who plays seat ${seat.seat}`,
         onchange: (event) => send({ intent: "seat", seat: seat.seat, controller: event.target.value }) },
         ...options);
-      return h("div", { class: seat.to_move ? "aloft-seat to-move" : "aloft-seat" },
-        h("span", { class: "aloft-seat-label" }, seat.label), select);
+      return h("div", { class: "aloft-seat" }, h("span", { class: "aloft-seat-label" }), select);
     }));
   }
 
@@ -475,7 +496,7 @@ function render({ model, el }) {
     if (!node) return;
     lastFocused.set(regionOf(node), node.getAttribute("data-key"));
     for (const other of regionOf(node).querySelectorAll("[data-key]")) {
-      if (regionOf(other) === regionOf(node)) other.setAttribute("tabindex", other === node ? "0" : "-1");
+      if (regionOf(other) === regionOf(node)) setAttributes(other, { tabindex: other === node ? "0" : "-1" });
     }
   });
   root.addEventListener("keydown", (event) => {

@@ -120,3 +120,62 @@ def test_patched_drawings_equal_the_whole_drawing(lab, lab_server, wait_until, m
     kernel.execute("board._trait_values['svg_revision'] += 3\n"
                    "match.undo()")
     views_match_python(lab, kernel, wait_until, 2, "after a patch from a revision never seen")
+
+
+# Records attribute writes on the board's clickable elements that set the value already there:
+# each such write of a tabindex makes the browser recompute the page's style before going on.
+WATCH_WRITES_JS = """
+() => {
+  const box = document.querySelector('.aloft-board .aloft-svg');
+  const records = [];
+  const observer = new MutationObserver((found) => records.push(...found));
+  observer.observe(box, { subtree: true, attributes: true, attributeOldValue: true,
+    attributeFilter: ['role', 'tabindex', 'aria-disabled', 'aria-pressed'] });
+  window.redundantWrites = () => {
+    records.push(...observer.takeRecords());
+    observer.disconnect();
+    const redundant = [];
+    records.forEach((record, i) => {
+      const later = records.slice(i + 1).find((r) => r.target === record.target &&
+        r.attributeName === record.attributeName);
+      const written = later ? later.oldValue : record.target.getAttribute(record.attributeName);
+      if (written === record.oldValue) redundant.push(record.attributeName + '=' + written);
+    });
+    return redundant;
+  };
+}
+"""
+
+
+def test_a_redraw_rebuilds_and_rewrites_only_what_changed(lab, lab_server, wait_until):
+    path = lab_server.write_notebook("scratch/writes.ipynb", [
+        "import aloftnb\nmatch = aloftnb.new_match('balloons', players=3, seed=7)\n"
+        "board = match.board()\nboard"])
+    lab.open(path)
+    lab.run_all()
+    lab.output(f"{BOARD} svg")
+    kernel = lab.kernel()
+    page = lab.page
+    # The side panel's menus outlive a move: only their texts and marks change.
+    page.evaluate(f"""() => {{
+        for (const s of document.querySelectorAll('{BOARD} .aloft-seat select, {BOARD} .aloft-viewer'))
+            s.keptAcrossMoves = true;
+    }}""")
+    move = kernel.eval_json(PICK_MOVE)
+    board = page.locator(BOARD)
+    for key in move[:-1]:
+        board.locator(f'[data-key="{key}"]').click()
+    page.evaluate(WATCH_WRITES_JS)
+    revision = board.get_attribute("data-revision")
+    board.locator(f'[data-key="{move[-1]}"]').click()
+    wait_until(lambda: kernel.eval_json("match.position") == 1, what="the move in Python")
+    page.wait_for_function(f"() => document.querySelector('{BOARD}').getAttribute('data-revision')"
+                           f" !== '{revision}'")
+    assert page.evaluate("() => window.redundantWrites()") == []
+    kept = page.eval_on_selector_all(f"{BOARD} .aloft-seat select, {BOARD} .aloft-viewer",
+                                     "(nodes) => nodes.map((n) => n.keptAcrossMoves === true)")
+    assert kept == [True] * 4
+    # ... and still say what they should: seat 1 is to move now, the view is the hot seat.
+    assert "to-move" in board.locator(".aloft-seat").nth(1).get_attribute("class")
+    assert "to-move" not in board.locator(".aloft-seat").nth(0).get_attribute("class")
+    assert board.locator(".aloft-viewer").input_value() == "turn"
