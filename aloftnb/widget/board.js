@@ -395,12 +395,21 @@ function render({ model, el }) {
     const position = model.get("position") || 0;
     const recent = model.get("recent") || {};
     const from = recent.from ?? position, to = recent.to ?? position;
-    log.replaceChildren(...logEntries.map((entry, i) => {
+    // Entries already shown stay (a long game's log is not rebuilt on every move); the ones
+    // after the first that changed are replaced, and only classes that changed are written.
+    const items = log.children;
+    let kept = 0;
+    while (kept < items.length && kept < logEntries.length &&
+      items[kept].textContent === logEntries[kept].text) kept++;
+    while (items.length > kept) log.lastElementChild.remove();
+    log.append(...logEntries.slice(kept).map((entry, i) =>
+      h("li", { "data-step": String(kept + i + 1) }, entry.text)));
+    logEntries.forEach((entry, i) => {
       const step = i + 1;
       const classes = [step > position ? "undone" : "", step === position ? "current" : "",
         step > from && step <= to ? "recent" : ""].filter(Boolean).join(" ");
-      return h("li", { class: classes, "data-step": String(step) }, entry.text);
-    }));
+      if (items[i].className !== classes) items[i].className = classes;
+    });
     // The log follows the current position (not the end, which may hold undone steps). Read
     // its layout in the next frame, so a click's redraw never waits for a forced layout.
     requestAnimationFrame(() => {

@@ -179,3 +179,14 @@ def test_a_redraw_rebuilds_and_rewrites_only_what_changed(lab, lab_server, wait_
     assert "to-move" in board.locator(".aloft-seat").nth(1).get_attribute("class")
     assert "to-move" not in board.locator(".aloft-seat").nth(0).get_attribute("class")
     assert board.locator(".aloft-viewer").input_value() == "turn"
+
+    # The log keeps the entries it shows and replaces those from the first that changed.
+    kernel.execute("match.play(match.legal_actions()[0])")
+    items = board.locator(".aloft-log li")
+    wait_until(lambda: items.count() == 2, what="two log entries")
+    page.evaluate(f"() => {{ document.querySelector('{BOARD} .aloft-log li').keptAcrossMoves = true; }}")
+    kernel.execute("match.undo()\nmatch.play(match.legal_actions()[-1])")
+    python_log = kernel.eval_json("[e['text'] for e in board.log]")
+    wait_until(lambda: items.all_text_contents() == python_log, what="the log to follow Python's")
+    assert page.evaluate(f"() => document.querySelector('{BOARD} .aloft-log li').keptAcrossMoves")
+    assert "current" in items.nth(1).get_attribute("class").split()
