@@ -4,6 +4,7 @@ do, and `board.svg` stays the whole current drawing."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 
@@ -191,3 +192,30 @@ def test_a_drawing_that_cannot_be_patched_travels_whole():
     [update] = [m["state"] for m in sent]
     assert update["svg"] == board.svg == "<svg><!-- no patch for comments --></svg>"
     assert update["svg_revision"] == board.svg_revision
+
+
+def test_a_notebook_saved_after_moves_holds_the_current_drawing(tmp_path):
+    """nbclient (nbconvert --execute) saves each widget's state from the messages it saw: after
+    moves made by patches, a cell's end sends the whole drawing, so the saved one is current."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in [
+        "import aloftnb\nmatch = aloftnb.new_match('balloons', players=3, seed=7)\n"
+        "board = match.board()\nboard",
+        "for _ in range(3):\n    match.play(match.legal_actions()[0])\n"
+        "print(board.model_id, board.svg_revision, board.svg_patch['revision'])",
+        "import hashlib\nprint(hashlib.sha256(board.svg.encode()).hexdigest())",
+    ]]
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    model_id, revision, patched_revision = notebook.cells[1].outputs[0]["text"].split()
+    assert revision == patched_revision  # the moves did travel as patches
+    saved = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]
+    state = saved["state"][model_id]["state"]
+    assert state["svg_revision"] == int(revision)
+    assert hashlib.sha256(state["svg"].encode()).hexdigest() == \
+        notebook.cells[2].outputs[0]["text"].strip()

@@ -687,6 +687,8 @@ class Board(anywidget.AnyWidget):
         # buffers), which costs more than encoding them.
         self.svg_patch = {"base": revision - 1, "revision": revision,
                           "ops": json.dumps(ops, separators=(",", ":"))}
+        _boards_with_patches.add(self)
+        _register_cell_hook()
 
     def _publish(self) -> None:
         match, rules = self.match, self.match.rules
@@ -783,6 +785,35 @@ def _check_viewer(match: Match, viewer: Any) -> None:
     allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
     if not isinstance(viewer, str) or viewer not in allowed:
         raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r:.60}")
+
+
+# Boards whose front end holds an older whole drawing than board.svg (patches came since).
+_boards_with_patches: weakref.WeakSet[Board] = weakref.WeakSet()
+_cell_hook_registered = False
+
+
+def _send_whole_drawings_after_a_cell(*_: Any) -> None:
+    """After each cell, a board changed by patches sends its whole drawing once, so the widget
+    state saved with a notebook (nbconvert, nbclient) holds the current drawing, not an old one
+    that only patches the saver ignores could bring up to date."""
+    for board in list(_boards_with_patches):
+        if board._svg_sent != board.svg_revision:
+            board._send_whole_drawing()
+    _boards_with_patches.clear()
+
+
+def _register_cell_hook() -> None:
+    global _cell_hook_registered
+    if _cell_hook_registered:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets needs IPython
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.events.register("post_run_cell", _send_whole_drawings_after_a_cell)
+        _cell_hook_registered = True
 
 
 def game_board_class(game: str) -> type[Board]:
