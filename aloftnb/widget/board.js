@@ -16,6 +16,14 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Set only the attributes that differ: a tabindex written again on the focused element makes the
+// browser recompute the page's style at once (to check it can still have focus).
+function setAttributes(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+}
+
 function startsWith(path, prefix) {
   return prefix.every((key, i) => path[i] === key);
 }
@@ -169,8 +177,9 @@ function render({ model, el }) {
     }
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
-      select([]);
+      // The move goes out first: the kernel works on it while this view clears the selection.
       send({ intent: complete[0].intent || "play", action: complete[0].action });
+      select([]);
       return;
     }
     select(path);
@@ -194,7 +203,8 @@ function render({ model, el }) {
     const drawn = new Set();
     const recent = new Set((model.get("recent") || {}).keys || []);
     const regions = new Map();
-    for (const node of svgBox.querySelectorAll("[data-key]")) {
+    const nodes = [...svgBox.querySelectorAll("[data-key]")];
+    for (const node of nodes) {
       const key = node.getAttribute("data-key");
       drawn.add(key);
       const legal = steps.has(key);
@@ -202,31 +212,30 @@ function render({ model, el }) {
       node.classList.toggle("legal", legal);
       node.classList.toggle("selected", chosen);
       node.classList.toggle("recent", recent.has(key));
-      node.setAttribute("role", "button");
-      node.setAttribute("tabindex", "-1");
-      node.setAttribute("aria-disabled", legal || chosen ? "false" : "true");
-      node.setAttribute("aria-pressed", chosen ? "true" : "false");
+      setAttributes(node, { role: "button", "aria-disabled": legal || chosen ? "false" : "true",
+        "aria-pressed": chosen ? "true" : "false" });
       const region = regionOf(node);
       if (!regions.has(region)) regions.set(region, []);
       regions.get(region).push(node);
     }
     // One Tab stop per region (arrow keys move inside it): the focused element if it is there,
     // else the selection, else the first playable element, else the one focused last.
-    for (const [region, nodes] of regions) {
+    const stops = new Set();
+    for (const [region, inRegion] of regions) {
       const remembered = lastFocused.get(region);
-      const stop = nodes.find((n) => n === document.activeElement) ||
-        nodes.find((n) => n.classList.contains("selected")) ||
-        nodes.find((n) => n.classList.contains("legal")) ||
-        nodes.find((n) => n.getAttribute("data-key") === remembered) || nodes[0];
-      stop.setAttribute("tabindex", "0");
+      stops.add(inRegion.find((n) => n === document.activeElement) ||
+        inRegion.find((n) => n.classList.contains("selected")) ||
+        inRegion.find((n) => n.classList.contains("legal")) ||
+        inRegion.find((n) => n.getAttribute("data-key") === remembered) || inRegion[0]);
     }
+    for (const node of nodes) setAttributes(node, { tabindex: stops.has(node) ? "0" : "-1" });
     menu.replaceChildren();
     if (selected.length) {
       const exact = choices().filter((c) => c.path.length === selected.length &&
         startsWith(c.path, selected));
       for (const choice of exact) {
         menu.append(h("button", { type: "button", class: "aloft-choice",
-          onclick: () => { select([]); send({ intent: choice.intent || "play", action: choice.action }); },
+          onclick: () => { send({ intent: choice.intent || "play", action: choice.action }); select([]); },
         }, choice.label));
       }
     }
@@ -253,11 +262,87 @@ function render({ model, el }) {
       : "";
   }
 
+  // The drawing: whole (`svg`, revision `svg_revision`) when a view needs all of it, else the
+  // edits from one revision to the next (`svg_patch`, made by svgpatch.py), applied in place.
+  let shown = null; // the revision of the drawing this view shows
+  let asked = null; // the revision this view asked Python to send whole
+
+  function drawWhole() {
+    svgBox.innerHTML = model.get("svg");
+    shown = model.get("svg_revision");
+  }
+
+  // Apply svgpatch ops to the drawing shown; false (stop) at the first that does not fit it.
+  function applyPatch(opsText) {
+    const svg = svgBox.firstElementChild;
+    try {
+      for (const op of JSON.parse(opsText)) {
+        let node = svg;
+        for (const index of op.at) node = node && node.children[index];
+        if (!node || node.tagName.toLowerCase() !== op.tag.toLowerCase() ||
+          node.children.length !== op.n) return false;
+        for (const [name, value] of Object.entries(op.attrs || {})) {
+          if (value === null) node.removeAttribute(name);
+          else node.setAttribute(name, value);
+        }
+        const splices = op.splices || [];
+        if (!splices.length) continue;
+        // Parse every new element of this op at once, in the element's own context (SVG, or
+        // HTML inside a foreignObject); a detached holder runs no script, as innerHTML.
+        const holder = document.createElementNS(node.namespaceURI, node.localName);
+        holder.innerHTML = splices.map((splice) => splice[2]).join("");
+        const fresh = [...holder.children];
+        if (fresh.length !== splices.reduce((n, splice) => n + splice[3], 0)) return false;
+        let taken = 0;
+        for (const [index, remove, , count] of splices) {
+          if (index + remove > node.children.length) return false;
+          for (let k = 0; k < remove; k++) node.children[index].remove();
+          const before = node.children[index] || null;
+          for (let k = 0; k < count; k++) node.insertBefore(fresh[taken++], before);
+        }
+      }
+    } catch (error) {
+      return false;
+    }
+    return true;
+  }
+
+  // Bring the drawing to the newest revision this view knows of. A patch that does not apply
+  // (this view missed a revision, or its drawing is not the one the patch was made for) leaves
+  // the drawing to be replaced whole: from the model if it holds the newest, else from Python.
+  function updateDrawing() {
+    const whole = model.get("svg_revision") || 0;
+    const patch = model.get("svg_patch") || {};
+    const newest = Math.max(whole, patch.revision ?? -1);
+    if (shown === newest) return;
+    const patched = patch.revision === newest;
+    if (patched && patch.base === shown) {
+      if (applyPatch(patch.ops)) {
+        shown = newest;
+        return;
+      }
+      shown = null; // partly patched: only a whole drawing is right now
+    }
+    if (whole === newest || (patched && patch.base === whole)) {
+      drawWhole();
+      if (shown === newest) return;
+      if (applyPatch(patch.ops)) {
+        shown = newest;
+        return;
+      }
+      shown = null;
+    }
+    if (asked !== newest) {
+      asked = newest;
+      send({ intent: "drawing" });
+    }
+  }
+
   function drawSvg() {
     const focusedKey = document.activeElement && svgBox.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
-    svgBox.innerHTML = model.get("svg");
-    const svg = svgBox.querySelector("svg");
+    updateDrawing();
+    const svg = svgBox.firstElementChild;
     const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width")}px` : "";
     if (width && width !== root.style.getPropertyValue("--aloft-drawing-width")) {
       // The drawing never shrinks below its own size (text stays readable): it scrolls instead.
@@ -268,20 +353,26 @@ function render({ model, el }) {
     let kept = selected.slice();
     while (kept.length && !choices().some((c) => startsWith(c.path, kept))) kept.pop();
     select(kept);
-    if (focusedKey) {
+    if (focusedKey && !svgBox.contains(document.activeElement)) {
+      // The focused element was replaced: focus the new one (it is where it was: no scroll).
       const again = svgBox.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
-      if (again) again.focus({ preventScroll: true }); // it is where it was: no scroll, no layout
+      if (again) again.focus({ preventScroll: true });
     }
     root.setAttribute("data-revision", String(model.get("revision")));
   }
 
+  let drawnViewers = null; // the viewer menu's options, as JSON
   function drawHeader() {
     title.textContent = model.get("title");
     status.textContent = model.get("status");
     const viewers = model.get("viewers") || [];
     const current = model.get("viewer");
-    viewerSelect.replaceChildren(...viewers.map(([value, label]) =>
-      h("option", value === current ? { value, selected: "" } : { value }, label)));
+    const viewersKey = JSON.stringify(viewers);
+    if (viewersKey !== drawnViewers) { // the same list after every move: built once
+      drawnViewers = viewersKey;
+      viewerSelect.replaceChildren(...viewers.map(([value, label]) => h("option", { value }, label)));
+    }
+    if (viewerSelect.value !== current) viewerSelect.value = current;
     const reveal = model.get("reveal_label");
     revealButton.classList.toggle("aloft-unused", !reveal); // keeps its place: nothing jumps
     revealButton.disabled = !reveal;
@@ -304,12 +395,21 @@ function render({ model, el }) {
     const position = model.get("position") || 0;
     const recent = model.get("recent") || {};
     const from = recent.from ?? position, to = recent.to ?? position;
-    log.replaceChildren(...logEntries.map((entry, i) => {
+    // Entries already shown stay (a long game's log is not rebuilt on every move); the ones
+    // after the first that changed are replaced, and only classes that changed are written.
+    const items = log.children;
+    let kept = 0;
+    while (kept < items.length && kept < logEntries.length &&
+      items[kept].textContent === logEntries[kept].text) kept++;
+    while (items.length > kept) log.lastElementChild.remove();
+    log.append(...logEntries.slice(kept).map((entry, i) =>
+      h("li", { "data-step": String(kept + i + 1) }, entry.text)));
+    logEntries.forEach((entry, i) => {
       const step = i + 1;
       const classes = [step > position ? "undone" : "", step === position ? "current" : "",
         step > from && step <= to ? "recent" : ""].filter(Boolean).join(" ");
-      return h("li", { class: classes, "data-step": String(step) }, entry.text);
-    }));
+      if (items[i].className !== classes) items[i].className = classes;
+    });
     // The log follows the current position (not the end, which may hold undone steps). Read
     // its layout in the next frame, so a click's redraw never waits for a forced layout.
     requestAnimationFrame(() => {
@@ -344,11 +444,19 @@ function render({ model, el }) {
     stepButton.disabled = !model.get("bot_to_move");
     thinking.textContent = model.get("thinking") ? "thinking…" : "";
     drawTimeline();
-    const seatsKey = JSON.stringify([seats, bots]);
+    // Rebuild the seats' menus only when who may play them changed; a new turn or label is
+    // written in place.
+    const seatsKey = JSON.stringify([seats.map((s) => [s.seat, s.controller, s.played_by]), bots]);
     if (seatsKey !== drawnSeats) {
       drawnSeats = seatsKey;
       drawSeats(seats, bots);
     }
+    seats.forEach((seat, i) => {
+      const row = seatList.children[i];
+      row.classList.toggle("to-move", !!seat.to_move);
+      const label = row.querySelector(".aloft-seat-label");
+      if (label.textContent !== seat.label) label.textContent = seat.label;
+    });
     const sent = choices();
     if (sent !== drawnMoves) { // a new list each time Python sends one
       drawnMoves = sent;
@@ -376,8 +484,7 @@ function render({ model, el }) {
       const select = h("select", { "aria-label": `Who plays seat ${seat.seat}`,
         onchange: (event) => send({ intent: "seat", seat: seat.seat, controller: event.target.value }) },
         ...options);
-      return h("div", { class: seat.to_move ? "aloft-seat to-move" : "aloft-seat" },
-        h("span", { class: "aloft-seat-label" }, seat.label), select);
+      return h("div", { class: "aloft-seat" }, h("span", { class: "aloft-seat-label" }), select);
     }));
   }
 
@@ -398,7 +505,7 @@ function render({ model, el }) {
     if (!node) return;
     lastFocused.set(regionOf(node), node.getAttribute("data-key"));
     for (const other of regionOf(node).querySelectorAll("[data-key]")) {
-      if (regionOf(other) === regionOf(node)) other.setAttribute("tabindex", other === node ? "0" : "-1");
+      if (regionOf(other) === regionOf(node)) setAttributes(other, { tabindex: other === node ? "0" : "-1" });
     }
   });
   root.addEventListener("keydown", (event) => {
@@ -482,7 +589,9 @@ function render({ model, el }) {
     if (parts.has("message")) drawMessage();
   }
   const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawLog(); drawMessage(); };
-  for (const name of ["svg", "choices"]) model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  for (const name of ["svg", "svg_revision", "svg_patch", "choices"]) {
+    model.on(`change:${name}`, () => { later("svg"); later("side"); });
+  }
   model.on("change:recent", () => { later("decorate"); later("log"); });
   model.on("change:selection_hint", () => later("decorate"));
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label"]) {

@@ -9,6 +9,7 @@ every change goes through the match, which notifies every board.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 import weakref
@@ -25,6 +26,7 @@ from ..core.match import Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
 from ..errors import AloftnbError
+from . import svgpatch
 
 _ASSETS = resources.files(__package__)
 BASE_ESM = _ASSETS.joinpath("board.js").read_text("utf-8")
@@ -275,7 +277,12 @@ class Board(anywidget.AnyWidget):
     choices_limit: ClassVar[int] = 150
 
     title = t.Unicode("").tag(sync=True)
+    # The drawing. `svg` is always the whole current drawing in Python, but it travels only when
+    # a view needs all of it (a new view, a big change); otherwise `svg_patch` carries the edits
+    # from the previous revision (svgpatch.py). `svg_revision` numbers the drawing in `svg`.
     svg = t.Unicode("").tag(sync=True)
+    svg_revision = t.Int(0).tag(sync=True)
+    svg_patch = t.Dict().tag(sync=True)  # {"base": revision, "revision": base + 1, "ops": "[...]"}
     choices: t.List[Any] = t.List().tag(sync=True)
     selection_hint = t.Dict().tag(sync=True)
     status = t.Unicode("").tag(sync=True)
@@ -337,6 +344,8 @@ class Board(anywidget.AnyWidget):
         self._message_context: tuple | None = None
         self._played_by: dict[int, str] = dict(getattr(match, "played_by", None) or {})
         self._revealed_for: int | None = None
+        self._drawing: svgpatch.Drawing | None = None  # `svg` parsed, to diff the next one with
+        self._svg_sent = -1  # the revision of the whole drawing last sent to the front end
         self._set_viewer(viewer)
         if bot_delay is not None:
             control.delay = float(bot_delay)
@@ -385,7 +394,24 @@ class Board(anywidget.AnyWidget):
 
     def _intent_hello(self, content: dict) -> None:
         self._publish()
-        self.send_state("log")  # a new view (or one that missed a step) gets the whole log
+        # A new view (or one that missed a step) gets the whole log and the whole drawing.
+        self.send_state("log")
+        self._send_whole_drawing()
+
+    def _intent_drawing(self, content: dict) -> None:
+        """A view could not apply a patch (it missed one, or its drawing differs): send it all."""
+        self._send_whole_drawing()
+
+    def _send_whole_drawing(self) -> None:
+        self.send_state(["svg", "svg_revision"])
+        self._svg_sent = self.svg_revision
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # A board shown again (a second cell) starts from the whole current drawing, not from
+        # the last one that travelled whole.
+        if self._svg_sent != self.svg_revision:
+            self._send_whole_drawing()
+        return super()._repr_mimebundle_(**kwargs)
 
     def _intent_goto(self, content: dict) -> None:
         """The timeline: jump to any step, as `match.goto` does from a cell."""
@@ -640,6 +666,30 @@ class Board(anywidget.AnyWidget):
         self._trait_values["log"] = entries
         self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
 
+    def _publish_drawing(self, svg: str) -> None:
+        """Publish a new drawing as the edits from the previous one, or whole if need be."""
+        if svg == self.svg:
+            return
+        drawing = svgpatch.parse(svg)
+        ops = svgpatch.diff(self._drawing, drawing)
+        self._drawing = drawing
+        revision = self.svg_revision + 1
+        if ops is None:
+            with self.hold_sync():  # one message: a view never sees one without the other
+                self.svg, self.svg_revision = svg, revision
+            self._svg_sent = revision
+            return
+        # Keep `svg` current for Python and for views that ask for it (traitlets' own store: no
+        # change event, so nothing is sent), and send the edits.
+        self._trait_values["svg"] = svg
+        self._trait_values["svg_revision"] = revision
+        # The ops as JSON text: ipywidgets walks every list and dict it sends (for binary
+        # buffers), which costs more than encoding them.
+        self.svg_patch = {"base": revision - 1, "revision": revision,
+                          "ops": json.dumps(ops, separators=(",", ":"))}
+        _boards_with_patches.add(self)
+        _register_cell_hook()
+
     def _publish(self) -> None:
         match, rules = self.match, self.match.rules
         if self.message.get("text") and self._message_context != self._context():
@@ -656,7 +706,7 @@ class Board(anywidget.AnyWidget):
         view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
             self.title = rules.title
-            self.svg = rules.render_svg(view, **self.drawing_options())
+            self._publish_drawing(rules.render_svg(view, **self.drawing_options()))
             self.choices = choices
             self.selection_hint = self.hints()
             self.status = self.status_text()
@@ -735,6 +785,35 @@ def _check_viewer(match: Match, viewer: Any) -> None:
     allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
     if not isinstance(viewer, str) or viewer not in allowed:
         raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r:.60}")
+
+
+# Boards whose front end holds an older whole drawing than board.svg (patches came since).
+_boards_with_patches: weakref.WeakSet[Board] = weakref.WeakSet()
+_cell_hook_registered = False
+
+
+def _send_whole_drawings_after_a_cell(*_: Any) -> None:
+    """After each cell, a board changed by patches sends its whole drawing once, so the widget
+    state saved with a notebook (nbconvert, nbclient) holds the current drawing, not an old one
+    that only patches the saver ignores could bring up to date."""
+    for board in list(_boards_with_patches):
+        if board._svg_sent != board.svg_revision:
+            board._send_whole_drawing()
+    _boards_with_patches.clear()
+
+
+def _register_cell_hook() -> None:
+    global _cell_hook_registered
+    if _cell_hook_registered:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets needs IPython
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.events.register("post_run_cell", _send_whole_drawings_after_a_cell)
+        _cell_hook_registered = True
 
 
 def game_board_class(game: str) -> type[Board]:
