@@ -155,3 +155,28 @@ def test_the_designer_view_offers_each_hex_the_stack_can_give():
     space = match.state.to_dict()["hexes"]
     assert any(h["kind"] == leviathan for h in space.values())
     assert "drew a leviathan" in board.log[-1]["text"]
+
+
+def test_the_zoom_control_is_offered_and_set_by_the_view_option_intent(front_end):
+    board = through_setup().board()
+    (control,) = board.view_controls
+    assert control["name"] == "zoom" and control["value"] == 1.0
+    assert [label for _, label in control["options"]] == ["fit", "150%", "200%", "300%"]
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', board.svg).group(1))
+    # JSON has no 2.0: the front end sends 2, which means the same option
+    front_end(board, {"intent": "view_option", "id": 4, "name": "zoom", "value": 2})
+    assert board.zoom == 2.0 and board.view_controls[0]["value"] == 2.0
+    assert float(re.search(r'<svg[^>]* width="([\d.]+)"', board.svg).group(1)) > width * 1.5
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ({"name": "zoom", "value": 9.0}, "Map zoom must be one of fit, 150%, 200%, 300%"),
+    ({"name": "zoom", "value": "2"}, "Map zoom must be one of"),
+    ({"name": "zoom", "value": True}, "Map zoom must be one of"),
+    ({"name": "tilt", "value": 1.0}, "no display setting 'tilt'"),
+])
+def test_junk_view_options_are_refused_and_change_nothing(content, reason, front_end):
+    board = through_setup().board()
+    front_end(board, {"intent": "view_option", "id": 5, **content})
+    assert board.message["kind"] == "error" and reason in board.message["text"]
+    assert board.zoom == 1.0

@@ -40,8 +40,10 @@ function render({ model, el }) {
   const status = h("div", { class: "aloft-status", role: "status", "aria-live": "polite" });
   const viewerSelect = h("select", { class: "aloft-viewer", "aria-label": "Whose view" });
   const revealButton = h("button", { class: "aloft-reveal", type: "button" });
+  // Display settings a game board offers (a map's zoom): they change the drawing, never a rule.
+  const viewControls = h("span", { class: "aloft-view-controls" });
   const header = h("div", { class: "aloft-header" }, title, status,
-    h("label", { class: "aloft-viewer-label" }, "View ", viewerSelect), revealButton);
+    h("label", { class: "aloft-viewer-label" }, "View ", viewerSelect), revealButton, viewControls);
 
   const svgBox = h("div", { class: "aloft-svg", role: "group", "aria-label": "Board" });
   const menu = h("div", { class: "aloft-menu", role: "group", "aria-label": "Choices" });
@@ -361,6 +363,37 @@ function render({ model, el }) {
     root.setAttribute("data-revision", String(model.get("revision")));
   }
 
+  let drawnControls = null; // the view controls' names and options, as JSON
+  function drawViewControls() {
+    const specs = model.get("view_controls") || [];
+    const key = JSON.stringify(specs.map((c) => [c.name, c.label, c.options]));
+    if (key !== drawnControls) {
+      drawnControls = key;
+      viewControls.replaceChildren(...specs.map((c) => {
+        const select = h("select", { class: "aloft-view-control", "data-control": c.name,
+          "aria-label": `${c.label} (keys + and -)`,
+          onchange: (event) => send({ intent: "view_option", name: c.name,
+            value: c.options[Number(event.target.value)][0] }) },
+        ...c.options.map(([, label], i) => h("option", { value: String(i) }, label)));
+        return h("label", { class: "aloft-view-control-label" }, `${c.label} `, select);
+      }));
+    }
+    for (const c of specs) {
+      const select = viewControls.querySelector(`[data-control="${CSS.escape(c.name)}"]`);
+      const index = String(c.options.findIndex(([value]) => value === c.value));
+      if (select && select.value !== index) select.value = index;
+    }
+  }
+  // + and - step the first view control (a map's zoom) from anywhere on the board.
+  function stepViewControl(delta) {
+    const c = (model.get("view_controls") || [])[0];
+    if (!c) return false;
+    const i = c.options.findIndex(([value]) => value === c.value) + delta;
+    if (i < 0 || i >= c.options.length) return true;
+    send({ intent: "view_option", name: c.name, value: c.options[i][0] });
+    return true;
+  }
+
   let drawnViewers = null; // the viewer menu's options, as JSON
   function drawHeader() {
     title.textContent = model.get("title");
@@ -373,6 +406,7 @@ function render({ model, el }) {
       viewerSelect.replaceChildren(...viewers.map(([value, label]) => h("option", { value }, label)));
     }
     if (viewerSelect.value !== current) viewerSelect.value = current;
+    drawViewControls();
     const reveal = model.get("reveal_label");
     revealButton.classList.toggle("aloft-unused", !reveal); // keeps its place: nothing jumps
     revealButton.disabled = !reveal;
@@ -526,6 +560,9 @@ function render({ model, el }) {
         if (notebook) notebook.focus();
         else if (document.activeElement) document.activeElement.blur();
       }
+    } else if ((event.key === "+" || event.key === "=" || event.key === "-") &&
+               !(event.target.closest && event.target.closest("select, input"))) {
+      if (stepViewControl(event.key === "-" ? -1 : 1)) event.preventDefault();
     } else if (event.key.startsWith("Arrow") && node && svgBox.contains(node)) {
       event.preventDefault();
       moveFocus(node, event.key);
@@ -594,7 +631,8 @@ function render({ model, el }) {
   }
   model.on("change:recent", () => { later("decorate"); later("log"); });
   model.on("change:selection_hint", () => later("decorate"));
-  for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label"]) {
+  for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label",
+                      "view_controls"]) {
     model.on(`change:${name}`, () => later("header"));
   }
   for (const name of ["seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move",

@@ -296,6 +296,8 @@ class Board(anywidget.AnyWidget):
     message = t.Dict().tag(sync=True)
     viewer = t.Unicode("turn").tag(sync=True)
     viewers: t.List[Any] = t.List().tag(sync=True)
+    # Display settings the game board offers: [{name, label, options: [[value, label]], value}]
+    view_controls: t.List[Any] = t.List().tag(sync=True)
     revealed = t.Bool(False).tag(sync=True)
     reveal_label = t.Unicode("").tag(sync=True)
     seats: t.List[Any] = t.List().tag(sync=True)
@@ -519,6 +521,25 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError("nothing to redo")
         self.match.redo()
 
+    def _intent_view_option(self, content: dict) -> None:
+        """A display setting from the board's controls (never a rule): the game board checks it.
+        """
+        name, value = content.get("name"), content.get("value")
+        spec = next((c for c in self.view_control_specs() if c["name"] == name), None)
+        if spec is None:
+            raise AloftnbError(f"this board has no display setting {name!r:.40}")
+        allowed = [option for option, _ in spec["options"]]
+
+        def same(a: Any, b: Any) -> bool:  # JSON turns 2.0 into 2: numbers compare by value
+            numbers = all(type(x) in (int, float) for x in (a, b))
+            return (numbers or type(a) is type(b)) and a == b
+
+        match = next((v for v in allowed if same(value, v)), None)
+        if match is None:
+            raise AloftnbError(f"{spec['label']} must be one of "
+                               f"{', '.join(label for _, label in spec['options'])}")
+        self.set_view_option(spec["name"], match)
+
     def _intent_view(self, content: dict) -> None:
         self._set_viewer(content.get("viewer"))
         self._publish()
@@ -715,6 +736,7 @@ class Board(anywidget.AnyWidget):
             self.timeline_length = len(match.timeline)
             start, end = self.recent_steps()
             self.recent = {"keys": self.recent_keys(range(start, end)), "from": start, "to": end}
+            self.view_controls = self.view_control_specs()
             self.viewers = [["turn", "Hot seat (player to move)"],
                             ["designer", "Designer (everything)"]] + [
                 [f"seat:{p}", f"Seat {p} only"] for p in range(match.players)]
@@ -736,6 +758,14 @@ class Board(anywidget.AnyWidget):
     # -- game boards refine these --------------------------------------------------------------
     def drawing_options(self) -> dict[str, Any]:
         return {}
+
+    def view_control_specs(self) -> list[dict[str, Any]]:
+        """Display settings shown beside the view menu, e.g. a map's zoom: a list of
+        {"name", "label", "options": [[value, label], ...], "value"}."""
+        return []
+
+    def set_view_option(self, name: str, value: Any) -> None:
+        """Apply a display setting the front end chose (already checked against its options)."""
 
     def hints(self) -> dict[str, str]:
         """Text shown when a first key is selected, e.g. {"balloon:RW": "now pick a truck"}."""

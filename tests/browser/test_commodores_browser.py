@@ -77,3 +77,28 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     assert "Seat 1" in board.locator(".aloft-status").text_content()
     # The sloop was built with the second captaining card, and is drawn on the map.
     board.locator('[data-key="ship:0:2"]').wait_for()
+
+
+def test_the_map_zooms_from_its_menu_and_the_keyboard_and_scrolls_to_pan(lab_server, lab,
+                                                                          wait_until):
+    lab.open(lab_server.write_notebook("commodores-zoom.ipynb", [SETUP]))
+    lab.run_all()
+    board = lab.page.locator(BOARD)
+    drawing = board.locator(".aloft-svg > svg")
+    drawing.wait_for(state="visible")
+    kernel = lab.kernel()
+    steps = kernel.eval_json("len(match.history)")
+    width = float(drawing.get_attribute("width"))
+    board.locator('select[data-control="zoom"]').select_option(label="200%")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 2.0, what="the zoom menu")
+    wait_until(lambda: float(drawing.get_attribute("width")) > 1.5 * width,
+               what="the wider drawing")
+    box = board.locator(".aloft-svg")
+    assert box.evaluate("(el) => el.scrollWidth > el.clientWidth")  # the map pans by scrolling
+    # From the keyboard: - on a focused map part zooms out a step, + zooms back in.
+    board.locator('[data-key="ship:0:1"]').focus()
+    lab.page.keyboard.press("-")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 1.5, what="the - key")
+    lab.page.keyboard.press("+")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 2.0, what="the + key")
+    assert kernel.eval_json("len(match.history)") == steps  # display settings are not moves

@@ -26,11 +26,20 @@ class GameBoard(Board):
         return {"zoom": self.zoom}
 
     def set_zoom(self, zoom: float) -> None:
-        """Enlarge the map (1 fits every hex in view; up to 3). Python redraws it."""
-        if zoom not in ZOOMS:
+        """Enlarge the map (1 fits every hex in its frame; up to 3: the board then scrolls to
+        pan). Python redraws it. The board's Map zoom menu and the + and - keys call this."""
+        if type(zoom) not in (int, float) or zoom not in ZOOMS:
             raise ValueError(f"zoom must be one of {', '.join(map(str, ZOOMS))}, not {zoom!r:.40}")
-        self.zoom = zoom
+        self.zoom = float(zoom)
         self._publish()
+
+    def view_control_specs(self) -> list[dict[str, Any]]:
+        return [{"name": "zoom", "label": "Map zoom", "value": self.zoom,
+                 "options": [[z, "fit" if z == 1 else f"{z * 100:g}%"] for z in ZOOMS]}]
+
+    def set_view_option(self, name: str, value: Any) -> None:
+        if name == "zoom":
+            self.set_zoom(value)
 
     def choice_label(self, action: Any) -> str:
         """Menu texts with names and costs from the catalogue."""

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 MAP_W, MAP_H = 600, 560
 PANEL_X, PANEL_W = 616, 384
-WIDTH = PANEL_X + PANEL_W
 FONT = 'font-family="system-ui, sans-serif"'
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
 HEX_FILLS = {"merchant": "#f6d365", "canvas": "#efe6cf", "breath": "#f7b27a",
@@ -70,22 +69,28 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     points = [_space_xy(n) for n in [*hexes, *frontier]]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     span_x, span_y = max(xs) - min(xs) + 2 * 0.9, max(ys) - min(ys) + 2 * 1.05
-    size = min(MAP_W / span_x, (MAP_H - 40) / span_y, 70) * max(1.0, min(zoom, 3.0))
+    # Zoom enlarges the map's frame (the board scrolls to pan it); the map fits the frame.
+    scale = max(1.0, min(float(zoom), 3.0))
+    map_w, map_h = MAP_W * scale, MAP_H * scale
+    size = min(map_w / span_x, (map_h - 40) / span_y, 70 * scale)
     mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    panel_x = map_w + PANEL_X - MAP_W
+    width = panel_x + PANEL_W
 
     def at(x: float, y: float) -> tuple[float, float]:
-        return MAP_W / 2 + (x - mid_x) * size, 20 + (MAP_H - 40) / 2 + (y - mid_y) * size
+        return map_w / 2 + (x - mid_x) * size, 20 + (map_h - 40) / 2 + (y - mid_y) * size
 
     head = _headline(view)
-    height = max(MAP_H, _panel_height(view))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-           f'width="{WIDTH}" height="{height}" class="commodores-board" role="group" '
+    height = max(map_h, _panel_height(view))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+           f'width="{width:g}" height="{height:g}" class="commodores-board" role="group" '
            f'aria-label="{_attr("Sky commodores board. " + head)}">',
-           f'<rect x="0" y="0" width="{MAP_W}" height="{MAP_H}" fill="#eaf2fb" rx="8"/>',
+           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#eaf2fb" rx="8"/>',
            f'<text x="12" y="18" font-size="14" font-weight="700" {FONT} '
            f'class="commodores-headline">{escape(head)}</text>',
-           f'<svg x="0" y="0" width="{MAP_W}" height="{MAP_H}" viewBox="0 0 {MAP_W} {MAP_H}" '
-           'overflow="hidden"><g class="sky" role="group" aria-label="the sky">']
+           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
+           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden">'
+           '<g class="sky" role="group" aria-label="the sky">']
     for name in frontier:
         out.append(_space(name, None, at, size, d))
     for name, h in hexes.items():
@@ -103,7 +108,7 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     for corner, ship in ships.items():
         out.append(_ship(ship, at(*_corner_xy(corner)), size, view))
     out.append("</g></svg>")
-    out.append(_panel(view))
+    out.append(_panel(view, panel_x))
     out.append("</svg>")
     return "".join(out)
 
@@ -201,9 +206,9 @@ def _panel_height(view: dict[str, Any]) -> int:
     return 80 + 50 * len(view["pools"]) + 32 * len(d["goals"]) + 32 * len(view["shipyard"]) + 230
 
 
-def _panel(view: dict[str, Any]) -> str:
+def _panel(view: dict[str, Any], x: float) -> str:
     d = view["derived"]
-    x, y = PANEL_X, 22
+    y = 22
     out = [f'<g class="panel" {FONT}>']
 
     def text(tx: float, ty: float, content: str, size: int = 12, weight: str = "400",

@@ -97,8 +97,9 @@ def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -
     for ship in fleet:
         forage = rules.stats(ship)[1]
         if forage:
-            total += forage * sum(1 for sp in rules.touching(s, ship.corner)
-                                  if s.hexes[sp].number)  # type: ignore[union-attr]
+            numbered = [sp for sp in rules.touching(s, ship.corner)
+                        if s.hexes[sp].number > 0]  # type: ignore[union-attr]
+            total += forage * len(numbered)
     return total
 
 
