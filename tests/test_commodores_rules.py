@@ -852,6 +852,9 @@ def test_no_trade_away_from_a_merchant():
 
 
 # -- goals ---------------------------------------------------------------------------------------
+# The shipped catalogue's amounts (a designer tunes them; the scenarios follow).
+AMOUNT = {g.id: g.amount for g in aloftnb.make_rules("commodores", 3).catalogue.goals}
+
 def goal_match(goal, **edits):
     """Seat 0 to forage with `goal` in play, after `edits`; returns the match and whether seat 0
     completed the goal once the forage number (2: no ship gains anything) was called."""
@@ -881,25 +884,25 @@ BUILT = {"built_any": True}
                  ship("0:3", "barge", "1,0,N"),
                  ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
           shipyard={"barge": 5}, basic_built=[True, False, False], **BUILT)),
-    ("cartographer", dict(tallies=[{"explored": 5}, {}, {}]),
-     dict(tallies=[{"explored": 4}, {"explored": 9}, {}])),
+    ("cartographer", dict(tallies=[{"explored": 6}, {}, {}]),
+     dict(tallies=[{"explored": 5}, {"explored": 9}, {}])),
     ("slayer", dict(tallies=[{"leviathans_felled": 1}, {}, {}]),
      dict(tallies=[{}, {"leviathans_felled": 1}, {}])),
-    ("merchant_prince", dict(tallies=[{"trades": 3}, {}, {}]),
-     dict(tallies=[{"trades": 2}, {}, {}])),
-    ("corsair", dict(tallies=[{"ships_plundered": 3}, {}, {}]),
-     dict(tallies=[{"ships_plundered": 2}, {}, {}])),
-    ("hoard", dict(pools=[pool(canvas=10, wood=5), pool(), pool()]),
-     dict(pools=[pool(canvas=10, wood=4), pool(wood=10, glass=10), pool()])),
-    ("mixed_fleet",  # 3 types
+    ("merchant_prince", dict(tallies=[{"trades": 4}, {}, {}]),
+     dict(tallies=[{"trades": 3}, {}, {}])),
+    ("corsair", dict(tallies=[{"ships_plundered": 4}, {}, {}]),
+     dict(tallies=[{"ships_plundered": 3}, {}, {}])),
+    ("hoard", dict(pools=[pool(canvas=10, wood=8), pool(), pool()]),
+     dict(pools=[pool(canvas=10, wood=7), pool(wood=10, glass=10), pool()])),
+    ("mixed_fleet",  # 4 types
      dict(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
-                 ship("0:3", "barge", "1,0,N"),
+                 ship("0:3", "barge", "1,0,N"), ship("0:4", "cutter", "-1,0,N"),
                  ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
-          shipyard={"barge": 5}, basic_built=[True, False, False], **BUILT),
-     dict(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "barge", "1,-1,N"),
-                 ship("0:3", "barge", "1,0,N"),
+          shipyard={"barge": 5, "cutter": 5}, basic_built=[True, False, False], **BUILT),
+     dict(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
+                 ship("0:3", "barge", "1,0,N"), ship("0:4", "barge", "-1,0,N"),
                  ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
-          shipyard={"barge": 4}, **BUILT)),
+          shipyard={"barge": 4}, basic_built=[True, False, False], **BUILT)),
     ("refit",  # 2 upgrades, on any of the seat's ships
      dict(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails"]),
                  ship("0:2", "basic", "1,-1,N", ["crows_nest"]),
@@ -956,7 +959,8 @@ def test_beacon_goal_three_ships_all_next_to_the_drawn_number():
 
 
 def test_goals_are_completed_once_per_seat_and_only_on_that_seats_turn():
-    match = goal_match("hoard", pools=[pool(canvas=10, wood=5), pool(canvas=10, wood=5),
+    hoard = AMOUNT["hoard"] - 10
+    match = goal_match("hoard", pools=[pool(canvas=10, wood=hoard), pool(canvas=10, wood=hoard),
                                        pool()])
     assert data(match)["completed"][1] == []  # seat 1 qualifies, but it is seat 0's turn
     match.play({"type": "forage", "number": 2})
@@ -973,7 +977,8 @@ def test_goals_are_completed_once_per_seat_and_only_on_that_seats_turn():
 
 
 def test_a_goal_completed_mid_turn_is_recorded_at_once():
-    match = goal_match("merchant_prince", **full_tallies({"tallies": [{"trades": 2}, {}, {}]}))
+    match = goal_match("merchant_prince", **full_tallies({"tallies": [
+        {"trades": AMOUNT["merchant_prince"] - 1}, {}, {}]}))
     acting(match)
     match.edit(pools=[pool(wood=2), pool(), pool()])
     assert data(match)["completed"][0] == []
@@ -983,15 +988,15 @@ def test_a_goal_completed_mid_turn_is_recorded_at_once():
 
 def test_three_goals_win_at_once():
     match = goal_match("hoard", **full_tallies({"tallies": [
-        {"explored": 5, "leviathans_felled": 1}, {}, {}]}))
-    match.edit(pools=[pool(canvas=10, wood=4), pool(wood=2), pool()],
+        {"explored": AMOUNT["cartographer"], "leviathans_felled": 1}, {}, {}]}))
+    match.edit(pools=[pool(canvas=10, wood=AMOUNT["hoard"] - 11), pool(wood=2), pool()],
                ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "1,-2,S"),
                       ship("2:1", "starter", "0,0,S")])
     acting(match)
     assert data(match)["completed"][0] == ["cartographer", "slayer"]
     assert not match.is_over
     match.play({"type": "plunder", "target": "1:1"})
-    match.play({"type": "take", "resource": "wood"})  # 15 resources: the Hoard, a third goal
+    match.play({"type": "take", "resource": "wood"})  # enough for the Hoard, a third goal
     state = data(match)
     assert state["step"] == "over" and state["end"] == "goals"
     assert match.is_over and not match.legal_actions()
@@ -1004,7 +1009,7 @@ def test_ruling_turn_limit_most_goals_share_the_win():
     match = started(turn_limit=1)
     tallies = data(match)["tallies"]
     for seat in (0, 2):
-        tallies[seat]["explored"] = 5
+        tallies[seat]["explored"] = AMOUNT["cartographer"]
     match.edit(tallies=tallies)
     for seat in range(3):
         assert match.current_player == seat
