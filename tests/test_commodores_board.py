@@ -180,3 +180,19 @@ def test_junk_view_options_are_refused_and_change_nothing(content, reason, front
     front_end(board, {"intent": "view_option", "id": 5, **content})
     assert board.message["kind"] == "error" and reason in board.message["text"]
     assert board.zoom == 1.0
+
+
+def test_balance_tables_read_simulation_results():
+    from aloftnb.games.commodores.metrics import goal_completion, win_rates_by_ship_type
+
+    results = aloftnb.simulate("commodores", players=3, bots="greedy", games=12, seed=2,
+                               workers=1, progress=False)
+    goals = goal_completion(results)
+    assert goals["in_play"].sum() == 12 * 5  # five goals in every game
+    assert ((goals["completed_in"] >= 0) & (goals["completed_in"] <= 1)).all()
+    # every finished game has a winner who completed three goals
+    assert (goals["per_seat"] * goals["in_play"] * 3).sum() >= 12 * 3
+    ships = win_rates_by_ship_type(results)
+    assert "basic" in ships.index
+    built = sum(len(f.split(",")) for seat in range(3) for f in results[f"fleet_{seat}"] if f)
+    assert built >= ships["seats_built"].sum()

@@ -152,3 +152,44 @@ def measures(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
                                                if ship.owner == seat
                                                and ship.kind != "starter"))
     return row
+
+
+# -- reading simulation results (the playtesting notebook's balance tables) -----------------------
+def goal_completion(results: Any) -> Any:
+    """Per goal card: games it was in play, the share of those in which some seat completed it,
+    and completions per seat. `results` is a `simulate` frame of this game."""
+    import pandas as pd
+
+    players = int(results["players"].iloc[0])
+    rows = []
+    for column in sorted(c for c in results.columns if c.startswith("goal_")):
+        in_play = results[column].notna()
+        done = results.loc[in_play, column]
+        rows.append({"goal": column[5:], "in_play": int(in_play.sum()),
+                     "completed_in": float((done > 0).mean()) if len(done) else float("nan"),
+                     "per_seat": float(done.mean() / players) if len(done) else float("nan")})
+    return pd.DataFrame(rows).set_index("goal")
+
+
+def win_rates_by_ship_type(results: Any) -> Any:
+    """Per ship type: how many seats built at least one, and their win rate against the seats
+    that did not. A type that wins far more often than the rest would dominate."""
+    import pandas as pd
+
+    players = int(results["players"].iloc[0])
+    seats = []
+    for _, row in results[results["error"] == ""].iterrows():
+        winners = {int(w) for w in str(row["winners"]).split()}
+        for seat in range(players):
+            fleet = row[f"fleet_{seat}"]
+            seats.append((set(fleet.split(",")) if fleet else set(), seat in winners))
+    types = sorted(set().union(*(built for built, _ in seats)))
+    rows = []
+    for kind in types:
+        with_it = [won for built, won in seats if kind in built]
+        without = [won for built, won in seats if kind not in built]
+        rows.append({"ship_type": kind, "seats_built": len(with_it),
+                     "win_rate_built": sum(with_it) / len(with_it),
+                     "win_rate_not_built": sum(without) / len(without) if without
+                     else float("nan")})
+    return pd.DataFrame(rows).set_index("ship_type")
