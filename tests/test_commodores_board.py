@@ -196,3 +196,24 @@ def test_balance_tables_read_simulation_results():
     assert "basic" in ships.index
     built = sum(len(f.split(",")) for seat in range(3) for f in results[f"fleet_{seat}"] if f)
     assert built >= ships["seats_built"].sum()
+
+
+def test_nothing_to_undo_after_the_opening_draws_and_the_board_says_so():
+    """Set-up begins with chance draws (leviathans, goals, ship types): they are not decisions,
+    so a fresh match has nothing to undo, and its board's undo button is off."""
+    match = aloftnb.new_match("commodores", players=3, seed=1)
+    assert match.position > 0 and not match.can_undo
+    assert not match.board().can_undo
+    match.play(match.legal_actions()[0])
+    assert match.can_undo
+    match.undo()
+    assert not match.can_undo
+
+
+def test_a_save_reloads_the_very_same_state_object():
+    """Tables in the dict form (the shipyard) come back from a save with sorted keys: the state
+    keeps them in catalogue order, so the reloaded state is equal, not just its dict."""
+    for seed in range(4):
+        match = through_setup(seed=seed)
+        assert list(match.state.ship_types) == sorted(match.state.ship_types)
+        assert aloftnb.Match.from_json(match.to_json()).state == match.state

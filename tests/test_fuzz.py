@@ -32,8 +32,9 @@ GAMES = [
     ("balloons", 3, {"edition": "choice"}),
     ("balloons", 1, {"mode": "solo"}),
     ("alu", 2, {}),
+    ("commodores", 3, {}),
 ]
-GAME_IDS = ["balloons-fixed", "balloons-choice", "balloons-solo", "alu"]
+GAME_IDS = ["balloons-fixed", "balloons-choice", "balloons-solo", "alu", "commodores"]
 
 # Values that have broken readers before: near-ints of the wrong type, huge and odd numbers.
 ODD = st.sampled_from([1.0, -0.0, True, False, np.int64(1), np.float64(2.0), 10**20, -1,
@@ -228,7 +229,11 @@ def test_mutated_saves_load_or_raise_invalid_save(game, players, options, data):
     match = played_match(game, players, options, data.draw(st.integers(0, 20)),
                          data.draw(st.integers(0, 6)))
     if data.draw(st.booleans(), label="undo some"):
-        match.undo(data.draw(st.integers(0, match.position)))
+        # one step at a time: undo passes over drawn chance outcomes, so there may be fewer
+        # steps to undo than the position says
+        for _ in range(data.draw(st.integers(0, match.position))):
+            if match.can_undo:
+                match.undo()
     doc = mutate(json.loads(match.to_json()), data)
     as_text = data.draw(st.booleans(), label="as text")
     try:

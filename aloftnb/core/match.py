@@ -186,7 +186,12 @@ class Match:
 
     @property
     def can_undo(self) -> bool:
-        return self._position > 0
+        """Whether undo() has a decision to take back (opening chance draws are not one)."""
+        try:
+            self.undo_target(1)
+        except AloftnbError:
+            return False
+        return True
 
     @property
     def can_redo(self) -> bool:

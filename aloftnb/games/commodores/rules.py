@@ -503,8 +503,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         return self._next_setup_step(s._replace(goal_number=a.number, tokens=tokens))
 
     def _apply_ship_type(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        # The shipyard is kept in catalogue order (not draw order): its dict form is a table,
+        # and saves sort a table's keys.
+        yard = dict(zip(s.ship_types, s.yard))
+        yard[a.ship] = self.catalogue.copies_per_type
+        order = [t.id for t in self.catalogue.shipyard if t.id in yard]
         return self._next_setup_step(s._replace(
-            ship_types=s.ship_types + (a.ship,), yard=s.yard + (self.catalogue.copies_per_type,)))
+            ship_types=tuple(order), yard=tuple(yard[t] for t in order)))
 
     def _apply_place(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
         corner = self.geometry.corner_index[a.corner]

@@ -282,7 +282,8 @@ class StateReader:
         yard_ids = [t.id for t in cat.shipyard]
         if not isinstance(shipyard, dict):
             raise self.fail("shipyard must be a table of ship type: cards left")
-        ship_types = self.names(list(shipyard), "shipyard", yard_ids)
+        named = self.names(list(shipyard), "shipyard", yard_ids)
+        ship_types = tuple(t for t in yard_ids if t in named)  # catalogue order, as apply keeps
         yard = tuple(self.whole(shipyard[t], f"shipyard.{t}", 0, cat.copies_per_type)
                      for t in ship_types)
 
@@ -308,7 +309,7 @@ class StateReader:
 
         by_name = {ship_name(ship): i for i, ship in enumerate(ships)}
         acting = data["acting"]
-        if acting is not None and acting not in by_name:
+        if acting is not None and (not isinstance(acting, str) or acting not in by_name):
             raise self.fail(f"acting must name a ship (\"seat:captain\") or be null, not "
                             f"{_short_repr(acting)}")
         active = -1 if acting is None else by_name[acting]
