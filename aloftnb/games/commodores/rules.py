@@ -231,6 +231,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self._hex_drawn = tuple(cached("hex", kind=k) for k in self.kinds)
         self._number_drawn = {kind: tuple(cached(kind, number=i + 1) for i in range(6))
                               for kind in ("goal_number", "number")}
+        captains = range(1, cat.ships_per_player + 1)
+        self._pick_ship = {k: cached("ship", captain=k) for k in captains}
+        self._plunder_ship = {(seat, k): cached("plunder", target=f"{seat}:{k}")
+                              for seat in range(self.players) for k in captains}
+        self._upgrade_to = {u.id: cached("upgrade", upgrade=u.id)
+                            for t in cat.ship_types for u in t.upgrades}
         self._leviathans = frozenset(self.leviathan_ids)
         self._resource_kinds = frozenset(res)
         self._costs = {t.id: tuple((self.res_index[r], n) for r, n in t.cost)
@@ -395,7 +401,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return [take for take, n in zip(self._take, s.pools[s.target]) if n > 0]
         if s.active < 0:
             player, acted = s.player, s.acted
-            ships = [cached("ship", captain=ship.captain) for i, ship in enumerate(s.ships)
+            pick = self._pick_ship
+            ships = [pick[ship.captain] for i, ship in enumerate(s.ships)
                      if ship.owner == player and not ship.new and i not in acted]
             ships.append(self._end_turn)
             return ships
@@ -434,7 +441,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if "upgrade" not in done and s.built_any and s.cubes > 0:
             card = self.types[ship.kind]
             costs = self._upgrade_costs
-            out += [cached("upgrade", upgrade=u.id) for u in card.upgrades
+            upgrade_to = self._upgrade_to
+            out += [upgrade_to[u.id] for u in card.upgrades
                     if u.id not in ship.upgrades and self._affords_cost(
                         pool, costs[ship.kind, u.id])]
         if "build" not in done and builds:
@@ -491,7 +499,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
         for other in s.ships:
             if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
-                out.append(cached("plunder", target=ship_name(other)))
+                out.append(self._plunder_ship[other.owner, other.captain])
         for space in self.geometry.corner_spaces[ship.corner]:
             h = s.hexes[space]
             if h is not None and h.health > 0 and h.kind in self._leviathans:
@@ -584,12 +592,14 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         corner_spaces = self.geometry.corner_spaces
         gaining: dict[int, list[int]] = {}  # seat -> its pool being changed (others: unchanged)
         for ship in s.ships:
-            forage = self.stats(ship)[1]
-            if forage <= 0:
-                continue
+            forage = 0
             for space in corner_spaces[ship.corner]:
                 h = hexes[space]
                 if h is not None and h.number == number and h.kind in res_index:
+                    if not forage:  # looked up only for ships next to the number called
+                        forage = self.stats(ship)[1]
+                        if forage <= 0:
+                            break
                     i = res_index[h.kind]
                     pool = gaining.get(ship.owner)
                     if pool is None:
@@ -744,7 +754,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     def _next_turn(self, s: CommodoresState) -> CommodoresState:
         turn = s.turn + 1
-        ships = tuple(ship._replace(new=False) if ship.new else ship for ship in s.ships)
+        ships = s.ships
+        if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
+            ships = tuple(ship._replace(new=False) if ship.new else ship for ship in ships)
         s = s._replace(turn=turn, player=(s.player + 1) % self.players, step=FORAGE, ships=ships,
                        active=-1, done=(), acted=(), fresh=(), forage_number=0)
         if turn >= self.turn_limit * self.players:
@@ -778,8 +790,26 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                      if h is not None}
             return len(kinds & resources) >= amount
 
+        def remembered(test: Any) -> Any:
+            """The test, answering again without looking when it is asked about the same ships,
+            map and Beacon number as last time: most steps change neither, and states are
+            immutable, so the same objects mean the same answer. (One entry, replaced whole, so
+            threads sharing the rules object cannot mix two entries.)"""
+            last: list[tuple[Any, ...]] = [((), (), -1, -1, False)]
+
+            def check(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
+                ships, hexes, asked, number, met = last[0]
+                if s.ships is ships and s.hexes is hexes and seat == asked and \
+                        s.goal_number == number:
+                    return met
+                met = test(s, seat, fleet)
+                last[0] = (s.ships, s.hexes, seat, s.goal_number, met)
+                return met
+
+            return check
+
         tests = {
-            "ships_by_number": by_number,
+            "ships_by_number": remembered(by_number),
             "ships": lambda s, seat, fleet: len(fleet) >= amount,
             "explored": tally(EXPLORED),
             "leviathans_felled": tally(FELLED),
@@ -788,7 +818,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             "pool_total": lambda s, seat, fleet: sum(s.pools[seat]) >= amount,
             "ship_types": lambda s, seat, fleet: len({x.kind for x in fleet}) >= amount,
             "upgrades": lambda s, seat, fleet: sum(len(x.upgrades) for x in fleet) >= amount,
-            "resources_touched": touched,
+            "resources_touched": remembered(touched),
         }
         return tests[kind]
 
