@@ -1142,3 +1142,42 @@ def test_ruling_the_sky_has_an_edge():
     assert not of(match, "explore")
     with pytest.raises(InvalidState):
         match.edit(hexes={"1,-3": {"kind": "merchant"}})
+
+
+def test_goal_checks_that_reuse_their_last_answer_look_again_when_the_map_or_seat_changes():
+    # The map-reading goals remember their last answer for the same ships and map objects; a
+    # different map, seat or Beacon number must be looked at afresh.
+    from aloftnb.core.chance import CHANCE
+    from aloftnb.games.commodores.rules import CommodoresRules
+
+    rules = CommodoresRules(3)
+    rng = random.Random(5)
+    amount = rules.goal_cards["prospector"].amount
+
+    def touches_enough(s, seat):  # the goal worked out by hand
+        return len({s.hexes[sp].kind for ship in s.ships if ship.owner == seat
+                    for sp in rules.touching(s, ship.corner)} & set(rules.resources)) >= amount
+
+    met_state = None
+    for seed in range(40):
+        s = rules.initial_state(seed)
+        while not rules.is_over(s) and met_state is None:
+            if rules.current_player(s) == CHANCE:
+                s = rules.apply(s, rules.sample_chance(s, rng))
+            else:
+                s = rules.apply(s, rng.choice(rules.legal_actions(s)))
+            for seat in range(3):
+                if touches_enough(s, seat):
+                    met_state = (s, seat)
+        if met_state:
+            break
+    assert met_state is not None
+    s, seat = met_state
+    bare = s._replace(hexes=(s.hexes[0],) + (None,) * (len(s.hexes) - 1))
+    others = [o for o in range(3) if not touches_enough(s, o)]
+    assert others
+    assert rules.goal_met(s, seat, "prospector")
+    assert not rules.goal_met(bare, seat, "prospector")  # same ships, another map
+    assert rules.goal_met(s, seat, "prospector")
+    for other in others:  # same ships and map, another seat
+        assert not rules.goal_met(s, other, "prospector")

@@ -202,6 +202,47 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         # Action tables, built once: the enumeration is stable.
         self._forage = [A("forage", number=n) for n in range(1, 7)]
         self._end_ship, self._end_turn = A("end_ship"), A("end_turn")
+        self._build_tables()
+        self._handlers = {kind: getattr(self, f"_apply_{kind}") for kind in self.action_types}
+        self._max_length = self._compute_max_length()
+
+    def _build_tables(self) -> None:
+        """Lookups the hot paths (legal actions, apply, goal checks) index instead of building
+        names, actions and costs step after step; they depend only on the map's geometry and the
+        catalogue."""
+        geo, cat, res = self.geometry, self.catalogue, self.resources
+        space_names = [geo.space_name(sp) for sp in range(len(geo.spaces))]
+        corner_names = [geo.corner_name(c) for c in range(len(geo.corners))]
+        self._corner_names = corner_names
+        # Each edge with the two spaces either side; a side outside the sky (-1) is replaced by
+        # the other side, so "either side holds a hex" needs no bounds test.
+        self._corner_links = tuple(
+            tuple((other, a if a >= 0 else b, b if b >= 0 else a) for other, (a, b) in links)
+            for links in geo.corner_edges)
+        self._move_to = tuple(cached("move", to=name) for name in corner_names)
+        self._explore_paying = tuple(tuple(cached("explore", space=name, pay=r) for r in res)
+                                     for name in space_names)
+        self._terraform_paying = tuple(tuple(cached("terraform", space=name, pay=r) for r in res)
+                                       for name in space_names)
+        self._plunder_space = tuple(cached("plunder", target=name) for name in space_names)
+        self._trades_giving = tuple(tuple(cached("trade", give=give, get=get) for get in res
+                                          if get != give) for give in res)
+        self._take = tuple(cached("take", resource=r) for r in res)
+        self._hex_drawn = tuple(cached("hex", kind=k) for k in self.kinds)
+        self._number_drawn = {kind: tuple(cached(kind, number=i + 1) for i in range(6))
+                              for kind in ("goal_number", "number")}
+        captains = range(1, cat.ships_per_player + 1)
+        self._pick_ship = {k: cached("ship", captain=k) for k in captains}
+        self._plunder_ship = {(seat, k): cached("plunder", target=f"{seat}:{k}")
+                              for seat in range(self.players) for k in captains}
+        self._upgrade_to = {u.id: cached("upgrade", upgrade=u.id)
+                            for t in cat.ship_types for u in t.upgrades}
+        self._leviathans = frozenset(self.leviathan_ids)
+        self._resource_kinds = frozenset(res)
+        self._costs = {t.id: tuple((self.res_index[r], n) for r, n in t.cost)
+                       for t in cat.ship_types}
+        self._upgrade_costs = {(t.id, u.id): tuple((self.res_index[r], n) for r, n in u.cost)
+                               for t in cat.ship_types for u in t.upgrades}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from its players and options: its tables hold functions that do not pickle.
@@ -209,6 +250,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     def max_length(self) -> int:
         """Set-up steps plus, per turn, the most steps a turn can take (see the rules page)."""
+        return self._max_length
+
+    def _compute_max_length(self) -> int:
         cat = self.catalogue
         setup = (cat.leviathans_set_aside + cat.goals_in_play + 1 + cat.ship_types_in_play
                  + 2 * self.players)
@@ -298,12 +342,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
         sides of placed hexes only)."""
         hexes = s.hexes
-        return [other for other, (a, b) in self.geometry.corner_edges[corner]
-                if (a >= 0 and hexes[a] is not None) or (b >= 0 and hexes[b] is not None)]
+        return [other for other, a, b in self._corner_links[corner]
+                if hexes[a] is not None or hexes[b] is not None]
 
     def touching(self, s: CommodoresState, corner: int) -> list[int]:
         """Spaces with a hex that meet at this corner."""
-        return [sp for sp in self.geometry.corner_spaces[corner] if s.hexes[sp] is not None]
+        hexes = s.hexes
+        return [sp for sp in self.geometry.corner_spaces[corner] if hexes[sp] is not None]
 
     def destinations(self, s: CommodoresState, ship: Ship) -> list[int]:
         """Where a ship may move: empty corners within its move value (moving through ships),
@@ -312,6 +357,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if move <= 0:
             return []
         taken = self.occupied(s)
+        hexes, links = s.hexes, self._corner_links
         distance = {ship.corner: 0}
         frontier = deque([ship.corner])
         reachable: list[int] = []
@@ -320,8 +366,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             d = distance[corner] + 1
             if d > move and reachable:
                 break  # breadth first: everything within the move value is found
-            for other in self.edges(s, corner):
-                if other not in distance:
+            for other, a, b in links[corner]:  # self.edges, inlined: the hottest loop
+                if other not in distance and (hexes[a] is not None or hexes[b] is not None):
                     distance[other] = d
                     frontier.append(other)
                     if d <= move and other not in taken:
@@ -352,57 +398,78 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if step == FORAGE:
             return list(self._forage)
         if step == TAKE:
-            pool = s.pools[s.target]
-            return [cached("take", resource=r) for r, n in zip(self.resources, pool) if n > 0]
+            return [take for take, n in zip(self._take, s.pools[s.target]) if n > 0]
         if s.active < 0:
-            ships = [cached("ship", captain=ship.captain) for i, ship in enumerate(s.ships)
-                     if ship.owner == s.player and not ship.new and i not in s.acted]
-            return ships + [self._end_turn]
-        return self._ship_actions(s) + [self._end_ship]
+            player, acted = s.player, s.acted
+            pick = self._pick_ship
+            ships = [pick[ship.captain] for i, ship in enumerate(s.ships)
+                     if ship.owner == player and not ship.new and i not in acted]
+            ships.append(self._end_turn)
+            return ships
+        out = self._ship_actions(s)
+        out.append(self._end_ship)
+        return out
 
     def _ship_actions(self, s: CommodoresState) -> list[CommodoresAction]:
-        geo = self.geometry
         ship = s.ships[s.active]
         move, _forage, plunder, builds = self.stats(ship)
         done = s.done
         pool = s.pools[s.player]
-        paying = [r for r, n in zip(self.resources, pool) if n > 0]
+        hexes = s.hexes
+        spaces = self.geometry.corner_spaces[ship.corner]
+        paying = [i for i, n in enumerate(pool) if n > 0]
         out: list[CommodoresAction] = []
         if "move" not in done:
-            out += [cached("move", to=geo.corner_name(c)) for c in self.destinations(s, ship)]
+            move_to = self._move_to
+            out += [move_to[c] for c in self.destinations(s, ship)]
         # RULING: repeated explorations follow each other; another action closes exploring.
         if paying and ("explore" not in done or done[-1] == "explore"):
             stack_left = sum(s.stack) > 0
-            for space in geo.corner_spaces[ship.corner]:
-                h = s.hexes[space]
-                name = geo.space_name(space)
+            for space in spaces:
+                h = hexes[space]
                 if h is None:
                     if stack_left:  # RULING: an empty stack ends exploring
-                        out += [cached("explore", space=name, pay=r) for r in paying]
-                elif h.kind in self.res_index:
+                        explore = self._explore_paying[space]
+                        out += [explore[i] for i in paying]
+                elif h.kind in self._resource_kinds:
                     if stack_left and space not in s.fresh:
-                        out += [cached("terraform", space=name, pay=r) for r in paying]
-                elif h.kind in self.leviathan_ids and h.health == 0:
-                    out += [cached("terraform", space=name, pay=r) for r in paying]
+                        terraform = self._terraform_paying[space]
+                        out += [terraform[i] for i in paying]
+                elif h.health == 0 and h.kind in self._leviathans:
+                    terraform = self._terraform_paying[space]
+                    out += [terraform[i] for i in paying]
         if "upgrade" not in done and s.built_any and s.cubes > 0:
             card = self.types[ship.kind]
-            out += [cached("upgrade", upgrade=u.id) for u in card.upgrades
-                    if u.id not in ship.upgrades and self._affords(pool, u.cost)]
+            costs = self._upgrade_costs
+            upgrade_to = self._upgrade_to
+            out += [upgrade_to[u.id] for u in card.upgrades
+                    if u.id not in ship.upgrades and self._affords_cost(
+                        pool, costs[ship.kind, u.id])]
         if "build" not in done and builds:
             out += self._builds(s, ship, pool)
         if "plunder" not in done and plunder > 0:
             out += self._plunders(s, ship)
-        if "trade" not in done and any(
-                s.hexes[sp] is not None and s.hexes[sp].kind == MERCHANT  # type: ignore[union-attr]
-                for sp in geo.corner_spaces[ship.corner]):
-            for give, n in zip(self.resources, pool):
-                if n >= 2:
-                    out += [cached("trade", give=give, get=get) for get in self.resources
-                            if get != give]
+        if "trade" not in done:
+            for space in spaces:
+                h = hexes[space]
+                if h is not None and h.kind == MERCHANT:
+                    trades = self._trades_giving
+                    for give, n in enumerate(pool):
+                        if n >= 2:
+                            out += trades[give]
+                    break
         return out
 
     def _affords(self, pool: tuple[int, ...], cost: tuple[tuple[str, int], ...]) -> bool:
         return all(pool[self.res_index[r]] >= n for r, n in cost)
+
+    @staticmethod
+    def _affords_cost(pool: tuple[int, ...], cost: tuple[tuple[int, int], ...]) -> bool:
+        """_affords with the cost's resources as indices (the tables in _costs)."""
+        for i, n in cost:
+            if pool[i] < n:
+                return False
+        return True
 
     def _fleet(self, s: CommodoresState, seat: int) -> list[Ship]:
         return [ship for ship in s.ships if ship.owner == seat]
@@ -411,19 +478,19 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 ) -> list[CommodoresAction]:
         cat = self.catalogue
         options: list[ShipType] = []
-        if not s.basic_built[s.player] and self._affords(pool, cat.basic.cost):
+        costs = self._costs
+        if not s.basic_built[s.player] and self._affords_cost(pool, costs[cat.basic.id]):
             options.append(cat.basic)
         for type_id, left in zip(s.ship_types, s.yard):
-            card = self.types[type_id]
-            if left > 0 and self._affords(pool, card.cost):
-                options.append(card)
+            if left > 0 and self._affords_cost(pool, costs[type_id]):
+                options.append(self.types[type_id])
         if not options or len(self._fleet(s, s.player)) >= cat.ships_per_player:
             return []
         taken = self.occupied(s)
         corners = [c for c in self.edges(s, ship.corner) if c not in taken]
         if not corners:
             return []
-        names = [self.geometry.corner_name(c) for c in sorted(corners)]
+        names = [self._corner_names[c] for c in sorted(corners)]
         return [cached("build", ship=card.id, at=at) for card in options for at in names]
 
     def _plunders(self, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
@@ -432,11 +499,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
         for other in s.ships:
             if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
-                out.append(cached("plunder", target=ship_name(other)))
+                out.append(self._plunder_ship[other.owner, other.captain])
         for space in self.geometry.corner_spaces[ship.corner]:
             h = s.hexes[space]
-            if h is not None and h.kind in self.leviathan_ids and h.health > 0:
-                out.append(cached("plunder", target=self.geometry.space_name(space)))
+            if h is not None and h.health > 0 and h.kind in self._leviathans:
+                out.append(self._plunder_space[space])
         return out
 
     # -- chance --------------------------------------------------------------------------------
@@ -453,11 +520,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return [(A("ship_type", ship=t), 1 / len(left)) for t in left]
         if step == GOAL_NUMBER or step == DRAW_NUMBER:
             total = sum(s.tokens)
-            kind = "goal_number" if step == GOAL_NUMBER else "number"
-            return [(cached(kind, number=i + 1), n / total) for i, n in enumerate(s.tokens) if n]
+            drawn = self._number_drawn["goal_number" if step == GOAL_NUMBER else "number"]
+            return [(drawn[i], n / total) for i, n in enumerate(s.tokens) if n]
         if step == DRAW_HEX:
             total = sum(s.stack)
-            return [(cached("hex", kind=k), n / total) for k, n in zip(self.kinds, s.stack) if n]
+            return [(hex_drawn, n / total) for hex_drawn, n in zip(self._hex_drawn, s.stack) if n]
         raise IllegalAction("this is not a chance step: nothing is drawn now")
 
     def describe_chance(self, s: CommodoresState, outcome: CommodoresAction) -> str:
@@ -483,7 +550,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
-        handler = getattr(self, f"_apply_{action.type}")
+        handler = self._handlers.get(action.type) or getattr(self, f"_apply_{action.type}")
         s = handler(s, action)
         if s.step in (FORAGE, SHIPS, TAKE):
             s = self._check_goals(s)
@@ -525,24 +592,32 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         return s._replace(pools=pools, player=0, step=FORAGE)
 
     def _apply_forage(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
-        pools = [list(p) for p in s.pools]
-        before = [sum(p) for p in s.pools]
+        number, hexes, res_index = a.number, s.hexes, self.res_index
         cap = self.catalogue.pool_cap
+        corner_spaces = self.geometry.corner_spaces
+        gaining: dict[int, list[int]] = {}  # seat -> its pool being changed (others: unchanged)
         for ship in s.ships:
-            forage = self.stats(ship)[1]
-            if forage <= 0:
-                continue
-            for space in self.geometry.corner_spaces[ship.corner]:
-                h = s.hexes[space]
-                if h is not None and h.number == a.number and h.kind in self.res_index:
-                    i = self.res_index[h.kind]
-                    pool = pools[ship.owner]
+            forage = 0
+            for space in corner_spaces[ship.corner]:
+                h = hexes[space]
+                if h is not None and h.number == number and h.kind in res_index:
+                    if not forage:  # looked up only for ships next to the number called
+                        forage = self.stats(ship)[1]
+                        if forage <= 0:
+                            break
+                    i = res_index[h.kind]
+                    pool = gaining.get(ship.owner)
+                    if pool is None:
+                        pool = gaining[ship.owner] = list(s.pools[ship.owner])
                     pool[i] = min(cap, pool[i] + forage)  # RULING: a full tracker takes no more
-        tallies = s.tallies
-        for seat, pool in enumerate(pools):
-            tallies = self._tally(tallies, seat, FORAGED, sum(pool) - before[seat])
-        return s._replace(pools=tuple(tuple(p) for p in pools), step=SHIPS, tallies=tallies,
-                          forage_number=a.number)
+        pools, tallies = s.pools, s.tallies
+        if gaining:
+            pools = tuple(tuple(gaining[seat]) if seat in gaining else pool
+                          for seat, pool in enumerate(s.pools))
+            for seat in sorted(gaining):
+                tallies = self._tally(tallies, seat, FORAGED,
+                                      sum(gaining[seat]) - sum(s.pools[seat]))
+        return s._replace(pools=pools, step=SHIPS, tallies=tallies, forage_number=number)
 
     def _apply_ship(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
         index = next(i for i, ship in enumerate(s.ships)
@@ -684,7 +759,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     def _next_turn(self, s: CommodoresState) -> CommodoresState:
         turn = s.turn + 1
-        ships = tuple(ship._replace(new=False) if ship.new else ship for ship in s.ships)
+        ships = s.ships
+        if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
+            ships = tuple(ship._replace(new=False) if ship.new else ship for ship in ships)
         s = s._replace(turn=turn, player=(s.player + 1) % self.players, step=FORAGE, ships=ships,
                        active=-1, done=(), acted=(), fresh=(), forage_number=0)
         if turn >= self.turn_limit * self.players:
@@ -694,41 +771,59 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     # -- goals ---------------------------------------------------------------------------------
     def goal_met(self, s: CommodoresState, seat: int, goal_id: str) -> bool:
         """Whether `seat` meets a goal in `s` (met or not, completed or not)."""
-        return self._goal_tests[goal_id](s, seat)
+        return self._goal_tests[goal_id](s, seat, self._fleet(s, seat))
 
     def _goal_test(self, kind: str, amount: int) -> Any:
-        """A goal kind's check as a function of (state, seat), built once per rules object."""
-        resources = set(self.resources)
-
-        def fleet(s: CommodoresState, seat: int) -> list[Ship]:
-            return [ship for ship in s.ships if ship.owner == seat]
+        """A goal kind's check as a function of (state, seat, that seat's fleet), built once per
+        rules object (the fleet is passed in: one step checks several goals of one seat)."""
+        resources = frozenset(self.resources)
+        corner_spaces = self.geometry.corner_spaces
 
         def tally(which: int) -> Any:
-            return lambda s, seat: s.tallies[seat][which] >= amount
+            return lambda s, seat, fleet: s.tallies[seat][which] >= amount
 
-        def by_number(s: CommodoresState, seat: int) -> bool:
-            ships = fleet(s, seat)
-            number = s.goal_number
-            return len(ships) >= amount and number > 0 and all(
-                any(s.hexes[sp].number == number  # type: ignore[union-attr]
-                    for sp in self.touching(s, ship.corner)) for ship in ships)
+        def by_number(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
+            number, hexes = s.goal_number, s.hexes
+            return len(fleet) >= amount and number > 0 and all(
+                any(h is not None and h.number == number
+                    for h in (hexes[sp] for sp in corner_spaces[ship.corner])) for ship in fleet)
 
-        def touched(s: CommodoresState, seat: int) -> bool:
-            kinds = {s.hexes[sp].kind for ship in fleet(s, seat)  # type: ignore[union-attr]
-                     for sp in self.touching(s, ship.corner)}
+        def touched(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
+            hexes = s.hexes
+            kinds = {h.kind for ship in fleet for h in (hexes[sp] for sp in
+                                                        corner_spaces[ship.corner])
+                     if h is not None}
             return len(kinds & resources) >= amount
 
+        def remembered(test: Any) -> Any:
+            """The test, answering again without looking when it is asked about the same ships,
+            map and Beacon number as last time: most steps change neither, and states are
+            immutable, so the same objects mean the same answer. (One entry, replaced whole, so
+            threads sharing the rules object cannot mix two entries.)"""
+            last: list[tuple[Any, ...]] = [((), (), -1, -1, False)]
+
+            def check(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
+                ships, hexes, asked, number, met = last[0]
+                if s.ships is ships and s.hexes is hexes and seat == asked and \
+                        s.goal_number == number:
+                    return met
+                met = test(s, seat, fleet)
+                last[0] = (s.ships, s.hexes, seat, s.goal_number, met)
+                return met
+
+            return check
+
         tests = {
-            "ships_by_number": by_number,
-            "ships": lambda s, seat: len(fleet(s, seat)) >= amount,
+            "ships_by_number": remembered(by_number),
+            "ships": lambda s, seat, fleet: len(fleet) >= amount,
             "explored": tally(EXPLORED),
             "leviathans_felled": tally(FELLED),
             "trades": tally(TRADES),
             "ships_plundered": tally(SHIPS_PLUNDERED),
-            "pool_total": lambda s, seat: sum(s.pools[seat]) >= amount,
-            "ship_types": lambda s, seat: len({x.kind for x in fleet(s, seat)}) >= amount,
-            "upgrades": lambda s, seat: sum(len(x.upgrades) for x in fleet(s, seat)) >= amount,
-            "resources_touched": touched,
+            "pool_total": lambda s, seat, fleet: sum(s.pools[seat]) >= amount,
+            "ship_types": lambda s, seat, fleet: len({x.kind for x in fleet}) >= amount,
+            "upgrades": lambda s, seat, fleet: sum(len(x.upgrades) for x in fleet) >= amount,
+            "resources_touched": remembered(touched),
         }
         return tests[kind]
 
@@ -737,7 +832,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         seat = s.player
         done = s.completed[seat]
         tests = self._goal_tests
-        new = tuple(g for g in s.goals if g not in done and tests[g](s, seat))
+        fleet = self._fleet(s, seat)
+        new = tuple(g for g in s.goals if g not in done and tests[g](s, seat, fleet))
         if not new:
             return s
         completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
