@@ -385,11 +385,17 @@ function render({ model, el }) {
     }
   }
   // + and - step the first view control (a map's zoom) from anywhere on the board.
+  // Keys pressed faster than Python answers step on from the value last asked for, not from the
+  // one the model still shows (two quick - presses zoom out two steps).
+  let askedControl = null; // {name, value} sent and not yet seen in the model
+  model.on("change:view_controls", () => { askedControl = null; });
   function stepViewControl(delta) {
     const c = (model.get("view_controls") || [])[0];
     if (!c) return false;
-    const i = c.options.findIndex(([value]) => value === c.value) + delta;
+    const from = askedControl && askedControl.name === c.name ? askedControl.value : c.value;
+    const i = c.options.findIndex(([value]) => value === from) + delta;
     if (i < 0 || i >= c.options.length) return true;
+    askedControl = { name: c.name, value: c.options[i][0] };
     send({ intent: "view_option", name: c.name, value: c.options[i][0] });
     return true;
   }

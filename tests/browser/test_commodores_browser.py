@@ -99,6 +99,16 @@ def test_the_map_zooms_from_its_menu_and_the_keyboard_and_scrolls_to_pan(lab_ser
     board.locator('[data-key="ship:0:1"]').focus()
     lab.page.keyboard.press("-")
     wait_until(lambda: kernel.eval_json("board.zoom") == 1.5, what="the - key")
+    zoom_menu = board.locator('select[data-control="zoom"] option:checked')
+    wait_until(lambda: zoom_menu.text_content() == "150%", what="the menu showing 150%")
+    # The redrawn map keeps the keyboard's place: the next key still reaches the board.
+    wait_until(lambda: lab.page.evaluate(
+        "() => document.activeElement && document.activeElement.getAttribute('data-key')")
+        == "ship:0:1", what="the focus back on the redrawn ship")
     lab.page.keyboard.press("+")
     wait_until(lambda: kernel.eval_json("board.zoom") == 2.0, what="the + key")
+    # Two presses faster than Python answers are two steps (each steps on from the one asked).
+    lab.page.keyboard.press("-")
+    lab.page.keyboard.press("-")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 1.0, what="two quick - keys")
     assert kernel.eval_json("len(match.history)") == steps  # display settings are not moves

@@ -124,7 +124,7 @@ def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, 
 
 class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
-    title = "Aloft: sky commodores"
+    title = "Aloft, sky commodores"
     summary = ("Explore a growing sky of hexes, forage, fight leviathans and plunder rivals; "
                "the first commodore to complete three goals wins.")
     traits = Traits(player_counts=(2, 3, 4, 5), chance="explicit", information="imperfect",
