@@ -310,3 +310,17 @@ def test_error_rows_keep_the_measure_columns_empty():
     df = simulate("balloons", players=3, bots=["random", ExplodingBot(after=2), "random"],
                   games=2, seed=4, workers=1, **QUIET)
     assert df["unlaunched"].isna().all() and df["formation_width"].isna().all()
+
+
+def test_one_worker_builds_the_rules_once_not_once_per_game(monkeypatch):
+    # Building a game's rules reads its data and tables (5 ms for sky commodores, half a game):
+    # a sequential run plays every game with one rules object.
+    from aloftnb.playtest import runner
+
+    built = []
+    original = runner.GameSpec.rules
+    monkeypatch.setattr(runner.GameSpec, "rules",
+                        lambda spec: built.append(spec.game) or original(spec))
+    df = simulate("balloons", players=3, games=6, seed=3, workers=1, **QUIET)
+    assert len(df) == 6 and (df["error"] == "").all()
+    assert built == ["balloons"]

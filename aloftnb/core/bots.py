@@ -42,6 +42,14 @@ MAX_SAMPLES = 64
 MAX_EXPLORATION = 10.0
 
 
+class IllegalChoice(AloftnbError):
+    """A bot chose an action that is not legal."""
+
+    def __init__(self, action: Any) -> None:
+        super().__init__(f"{action!r} is not a legal action")
+        self.action = action
+
+
 class Bot:
     """Base class. Subclasses implement `choose`; `name` is what logs and tables show."""
 
@@ -50,6 +58,16 @@ class Bot:
 
     def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
         raise NotImplementedError
+
+    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+                     actions: list[Action]) -> int:
+        """Where the action `choose` picks is in `actions` (the legal actions of `state`):
+        what simulations record. ValueError when it is not there."""
+        action = self.choose(rules, state, seat, rng)
+        try:
+            return index_of(actions, action)
+        except ValueError:
+            raise IllegalChoice(action) from None
 
     @property
     def spec(self) -> str:
@@ -74,6 +92,21 @@ class RandomBot(Bot):
     def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
         actions = rules.legal_actions(state)
         return actions[int(rng.random() * len(actions))]
+
+    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+                     actions: list[Action]) -> int:
+        return int(rng.random() * len(actions))  # as `choose`, with no list to build or search
+
+
+def index_of(actions: list[Action], action: Action) -> int:
+    """Where `action` is in `actions`; ValueError when it is not there.
+
+    By identity first (bots return one of the listed actions): comparing actions by value costs
+    a Python call for each action before it."""
+    try:
+        return list(map(id, actions)).index(id(action))
+    except ValueError:
+        return actions.index(action)
 
 
 # -- per-game hooks ------------------------------------------------------------------------------

@@ -14,12 +14,13 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.bots import Bot, game_hooks
+from ..core.bots import Bot, IllegalChoice, game_hooks
 from ..core.chance import CHANCE, chance_rng, derive_seed
 from ..core.registry import make_rules
 from ..core.rules import Rules
 
-__all__ = ["GameSpec", "bot_rng", "derive_seed", "game_seed", "play_chunk", "play_game"]
+__all__ = ["GameSpec", "bot_rng", "derive_seed", "game_seed", "play_chunk", "play_game",
+           "worker_rules"]
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -67,10 +68,20 @@ def _remember_last_legal_actions(rules: Rules) -> None:
         pass  # a rules class with __slots__: no shortcut, same results
 
 
-def play_chunk(spec: GameSpec, run_seed: int, indices: list[int]) -> list[dict[str, Any]]:
-    """Play the games with these indices; one row dict each. Runs in a worker."""
+def worker_rules(spec: GameSpec) -> Rules:
+    """The rules object a worker plays its games with (built once: building one reads the
+    game's data and its tables)."""
     rules = spec.rules()
     _remember_last_legal_actions(rules)
+    return rules
+
+
+def play_chunk(spec: GameSpec, run_seed: int, indices: list[int],
+               rules: Rules | None = None) -> list[dict[str, Any]]:
+    """Play the games with these indices; one row dict each. Runs in a worker, with `rules`
+    from `worker_rules(spec)` when it plays several chunks in a row."""
+    if rules is None:
+        rules = worker_rules(spec)
     if spec.orders:
         return [play_rotated_game(rules, spec, run_seed, index) for index in indices]
     return [play_game(rules, spec, run_seed, index) for index in indices]
@@ -129,7 +140,8 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
     round_of, phase_of, sample_chance = rules.round, rules.phase, rules.sample_chance
     sign = 1 if rules.higher_score_wins else -1
     round_now = round_of(state)
-    while not is_over(state):
+    over = is_over(state)
+    while not over:
         if steps >= spec.max_steps:
             error = f"the game did not end within {spec.max_steps} steps"
             break
@@ -152,17 +164,17 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
                 phase_branching[phase] += len(actions)
             bot = bots[seat]
             try:
-                action = bot.choose(rules, state, seat, rngs[seat])
+                choice = bot.choose_index(rules, state, seat, rngs[seat], actions)
+                action = actions[choice]
+            except IllegalChoice as exc:
+                error, error_seat = (f"seat {seat} ({bot.spec}) chose {exc.action!r}, which is "
+                                     "not a legal action"), seat
+                break
             except Exception as exc:  # noqa: BLE001 - a broken bot spoils its game, not the run
                 error = f"seat {seat} ({bot.spec}) raised {type(exc).__name__}: {exc}"
                 error_seat = seat
                 break
-            try:
-                moves.append(actions.index(action))
-            except ValueError:
-                error, error_seat = (f"seat {seat} ({bot.spec}) chose {action!r}, which is not "
-                                     "a legal action"), seat
-                break
+            moves.append(choice)
             try:
                 state = apply(state, action)
             except Exception as exc:  # noqa: BLE001 - a rules bug: keep the moves leading to it

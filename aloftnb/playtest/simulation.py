@@ -18,7 +18,7 @@ from ..core.match import Match, new_match
 from ..core.registry import make_rules
 from ..errors import AloftnbError, IllegalAction
 from .progress import ProgressBar
-from .runner import GameSpec, play_chunk, seat_orders
+from .runner import GameSpec, play_chunk, seat_orders, worker_rules
 
 ProgressHook = Callable[[int, int], None]
 
@@ -123,8 +123,9 @@ def simulate(game: str, *, players: int | None = None,
     interrupted = False
     try:
         if not parallel:
+            rules_once = worker_rules(spec)  # one game per chunk: build the rules once
             for chunk in chunks:
-                rows.extend(play_chunk(spec, seed, chunk))
+                rows.extend(play_chunk(spec, seed, chunk, rules_once))
                 if hook:
                     hook(len(rows), games)
         else:

@@ -235,6 +235,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self._pick_ship = {k: cached("ship", captain=k) for k in captains}
         self._plunder_ship = {(seat, k): cached("plunder", target=f"{seat}:{k}")
                               for seat in range(self.players) for k in captains}
+        self._build_at = {t.id: tuple(cached("build", ship=t.id, at=name) for name in corner_names)
+                          for t in cat.ship_types}
+        self._last_goal_check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
         self._upgrade_to = {u.id: cached("upgrade", upgrade=u.id)
                             for t in cat.ship_types for u in t.upgrades}
         self._leviathans = frozenset(self.leviathan_ids)
@@ -490,8 +493,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         corners = [c for c in self.edges(s, ship.corner) if c not in taken]
         if not corners:
             return []
-        names = [self._corner_names[c] for c in sorted(corners)]
-        return [cached("build", ship=card.id, at=at) for card in options for at in names]
+        build_at = self._build_at
+        ordered = sorted(corners)
+        return [build_at[card.id][c] for card in options for c in ordered]
 
     def _plunders(self, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
         out = []
@@ -831,9 +835,16 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         """RULING: goals are checked after every step of a seat's turn, for that seat only."""
         seat = s.player
         done = s.completed[seat]
-        tests = self._goal_tests
-        fleet = self._fleet(s, seat)
-        new = tuple(g for g in s.goals if g not in done and tests[g](s, seat, fleet))
+        # Every goal test reads only these parts of the state, and many steps (picking a ship,
+        # ending one) change none of them: equal parts give last time's answer. (Compared in C,
+        # the same objects at once; one entry, replaced whole: safe for threads.)
+        inputs = (seat, done, s.goals, s.ships, s.hexes, s.pools, s.tallies, s.goal_number)
+        last_inputs, new = self._last_goal_check
+        if inputs != last_inputs:
+            tests = self._goal_tests
+            fleet = self._fleet(s, seat)
+            new = tuple(g for g in s.goals if g not in done and tests[g](s, seat, fleet))
+            self._last_goal_check = (inputs, new)
         if not new:
             return s
         completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]

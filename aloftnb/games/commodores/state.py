@@ -85,6 +85,24 @@ class CommodoresState(NamedTuple):
         return f"CommodoresState(step={self.step!r}, player={self.player}, turn={self.turn})"
 
 
+_STATE_FIELD = {name: i for i, name in enumerate(CommodoresState._fields)}
+
+
+def _replace_state(s: CommodoresState, **changes: Any) -> CommodoresState:
+    """`CommodoresState._replace`, about twice as fast: every step of the engine makes a state
+    this way. (typing.NamedTuple forbids defining `_replace` in the class body.)"""
+    values = list(s)
+    try:
+        for name, value in changes.items():
+            values[_STATE_FIELD[name]] = value
+    except KeyError:
+        raise ValueError(f"got unexpected field name: {name!r}") from None
+    return tuple.__new__(CommodoresState, values)
+
+
+CommodoresState._replace = _replace_state  # type: ignore[method-assign,assignment]
+
+
 def ship_name(ship: Ship) -> str:
     return f"{ship.owner}:{ship.captain}"
 
