@@ -271,3 +271,22 @@ def test_mcts_cuts_long_playouts_short_with_the_games_estimate():
     finally:
         CutOffHooks.PLAYOUT_DECISIONS = 3
         registry._GAMES.pop("long_takeaway")  # other tests list every registered game
+
+
+def test_the_random_bot_picks_the_same_action_by_index_as_by_choose():
+    # simulate asks bots for an index (choose_index); a board asks for an action (choose). The
+    # random bot must make the same pick either way from the same generator.
+    rules = make_rules("commodores", 3)
+    bot, state = RandomBot(), rules.initial_state(0)
+    picks = 0
+    for step in range(300):
+        if rules.is_over(state):
+            break
+        seat = rules.current_player(state)
+        actions = rules.legal_actions(state)
+        if seat != aloftnb.CHANCE:
+            by_index = actions[bot.choose_index(rules, state, seat, random.Random(step), actions)]
+            assert by_index == bot.choose(rules, state, seat, random.Random(step))
+            picks += len(actions) > 1
+        state = rules.apply(state, actions[step % len(actions)])
+    assert picks > 50
