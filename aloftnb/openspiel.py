@@ -48,7 +48,7 @@ from .core.bots import MAX_EXPLORATION, MAX_ITERATIONS, Bot
 from .core.chance import CHANCE, chance_rng
 from .core.options import number_problem, whole_number_problem
 from .core.returns import outcome_returns, return_bounds, shared_returns
-from .core.rules import Rules
+from .core.rules import Rules, declares_encoding
 from .errors import AloftnbError, InvalidOptions
 
 PREFIX = "aloftnb_"
@@ -352,7 +352,7 @@ def _register_quietly(name: str) -> None:
     up with their default options)."""
     try:
         cls = registry.rules_class(name)
-        if cls.num_distinct_actions is Rules.num_distinct_actions:
+        if not declares_encoding(cls):
             return
         register_game(name)
     except (AloftnbError, ImportError):

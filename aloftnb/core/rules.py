@@ -16,6 +16,7 @@ The protocol, in short (CONTRIBUTING.md has the long form):
 
 from __future__ import annotations
 
+import importlib
 import random
 import weakref
 from abc import ABC, abstractmethod
@@ -33,6 +34,13 @@ _ACTION_INDEXES: weakref.WeakKeyDictionary[Any, dict[Any, int]] = weakref.WeakKe
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Action)
+
+
+def declares_encoding(rules_class: type[Rules]) -> bool:
+    """Whether a rules class numbers its actions and observations (an `encoding` module, or the
+    methods overridden), so the adapters can offer it."""
+    return bool(rules_class.encoding) or (
+        rules_class.num_distinct_actions is not Rules.num_distinct_actions)
 
 
 class Rules(ABC, Generic[StateT, ActionT]):
@@ -55,6 +63,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
     optional_keys: ClassVar[tuple[str, ...]] = ()
     # A frozen dataclass of plain fields: its dict form and checked reader come for free.
     state_class: ClassVar[type | None] = None
+    # The module ("package.module") that holds the game's encodings for the adapters, imported
+    # on first use: see "encodings" below for the functions it defines.
+    encoding: ClassVar[str] = ""
 
     def __init__(self, players: int, **options: Any) -> None:
         problem = whole_number_problem(players, 1, 100)
@@ -309,20 +320,40 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # Decisions are numbered 0..num_distinct_actions()-1 and chance outcomes, separately,
     # 0..max_chance_outcomes()-1 (OpenSpiel's two action spaces). An observation is a flat list
     # of numbers in 0..1 of `observation_shape()`, built from `view(state, seat)` only, so it can
-    # never show what the seat cannot see. A game declares all of these or none (`has_encoding`).
+    # never show what the seat cannot see. A game declares all of these or none (`has_encoding`):
+    # by overriding the methods, or by naming its `encoding` module, which defines
+    #   num_distinct_actions(rules), action_from_index(rules, index), observation_shape(rules),
+    #   observation(rules, view, seat), observation_string(rules, view, seat),
+    # and may define action_to_index(rules, action) (default: a table from action_from_index)
+    # and chance_outcomes(rules) (every chance outcome, in index order; default: none).
     @property
     def has_encoding(self) -> bool:
-        return type(self).num_distinct_actions is not Rules.num_distinct_actions
+        return declares_encoding(type(self))
+
+    def _encoding_function(self, name: str, what: str) -> Any:
+        module = importlib.import_module(self.encoding) if self.encoding else None
+        function = getattr(module, name, None)
+        if function is None:
+            raise NotImplementedError(f"{self.name} declares no {what} encoding")
+        return function
+
+    def _chance_outcome_list(self) -> list[Action]:
+        if self.encoding and hasattr(importlib.import_module(self.encoding), "chance_outcomes"):
+            return list(self._encoding_function("chance_outcomes", "chance outcome")(self))
+        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
 
     def num_distinct_actions(self) -> int:
         """How many decisions the game's fixed enumeration has (legal or not)."""
-        raise NotImplementedError(f"{self.name} declares no action encoding")
+        return int(self._encoding_function("num_distinct_actions", "action")(self))
 
     def action_to_index(self, action: Action) -> int:
         """The index of a decision, 0..num_distinct_actions()-1.
 
-        Default: a table built once per rules object from `action_from_index` (the adapters ask
-        for every legal action at every step). Games with huge enumerations override it."""
+        Default: the encoding module's `action_to_index`, else a table built once per rules
+        object from `action_from_index` (the adapters ask for every legal action at every
+        step)."""
+        if self.encoding and hasattr(importlib.import_module(self.encoding), "action_to_index"):
+            return int(self._encoding_function("action_to_index", "action")(self, action))
         table = _ACTION_INDEXES.get(self)
         if table is None:
             table = _ACTION_INDEXES[self] = {self.action_from_index(i): i
@@ -335,30 +366,44 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     def action_from_index(self, index: int) -> ActionT:
         """The decision with that index (legal or not in any given state)."""
-        raise NotImplementedError(f"{self.name} declares no action encoding")
+        return self._encoding_function("action_from_index", "action")(self, index)
 
     def max_chance_outcomes(self) -> int:
         """How many distinct chance outcomes the enumeration has (0: the game has no chance)."""
-        return 0
+        try:
+            return len(self._chance_outcome_list())
+        except NotImplementedError:
+            return 0
 
     def chance_to_index(self, outcome: Action) -> int:
         """The index of a chance outcome, 0..max_chance_outcomes()-1."""
-        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
+        outcomes = self._chance_outcome_list()
+        if outcome not in outcomes:
+            raise IllegalAction(f"{outcome!r:.80} is not a chance outcome of this {self.name} "
+                                "game")
+        return outcomes.index(outcome)
 
     def chance_from_index(self, index: int) -> ActionT:
-        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
+        outcomes = self._chance_outcome_list()
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(
+                outcomes):
+            raise IllegalAction(f"chance outcome indices are 0..{len(outcomes) - 1}, not "
+                                f"{index!r:.40}")
+        return outcomes[index]  # type: ignore[return-value]
 
     def observation_shape(self) -> tuple[int, ...]:
         """The shape of every observation of a game with these options."""
-        raise NotImplementedError(f"{self.name} declares no observation encoding")
+        return tuple(self._encoding_function("observation_shape", "observation")(self))
 
     def observation(self, state: StateT, seat: int) -> list[float]:
         """`seat`'s observation, flattened: numbers in 0..1 read from `view(state, seat)` only."""
-        raise NotImplementedError(f"{self.name} declares no observation encoding")
+        build = self._encoding_function("observation", "observation")
+        return build(self, self.view(state, seat), seat)
 
     def observation_string(self, state: StateT, seat: int) -> str:
         """`seat`'s observation as readable text, from `view(state, seat)` only."""
-        raise NotImplementedError(f"{self.name} declares no observation encoding")
+        build = self._encoding_function("observation_string", "observation")
+        return build(self, self.view(state, seat), seat)
 
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:

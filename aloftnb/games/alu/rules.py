@@ -94,6 +94,7 @@ class AluRules(Rules[AluState, Action]):
     summary = ("Two Viking rulers set up camps, raid and attack on a grid; control more of the "
                "island than your rival.")
     traits = Traits(player_counts=(2,), utility="win_loss")
+    encoding = "aloftnb.games.alu.encoding"  # the adapters' numbering (encoding.py)
     action_class = AluAction
     action_types = TILE_ACTIONS + (END_TURN,)
     derived_keys = ("derived",)  # recomputed from the rest; Match.edit drops it
@@ -560,27 +561,6 @@ class AluRules(Rules[AluState, Action]):
             return f"{who} set up a camp on raided {tile}"
         victim = SEAT_NAMES[1 - s.player]
         return f"{who} attacked {victim}'s camp on {tile}: it returns to {victim}; {tile} is raided"
-
-    # -- encodings (the adapters'; defined in encoding.py) --------------------------------------
-    def num_distinct_actions(self) -> int:
-        from . import encoding
-        return encoding.num_distinct_actions(self)
-
-    def action_from_index(self, index: int) -> AluAction:
-        from . import encoding
-        return encoding.action_from_index(self, index)
-
-    def observation_shape(self) -> tuple[int, ...]:
-        from . import encoding
-        return encoding.observation_shape(self)
-
-    def observation(self, s: AluState, seat: int) -> list[float]:
-        from . import encoding
-        return encoding.observation(self, self.view(s, seat), seat)
-
-    def observation_string(self, s: AluState, seat: int) -> str:
-        from . import encoding
-        return encoding.observation_string(self, self.view(s, seat), seat)
 
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:

@@ -100,6 +100,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
     title = "Aloft, balloon festival"
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
     traits = Traits(player_counts=(1, 2, 3, 4, 5), information="imperfect")  # refined per mode
+    encoding = "aloftnb.games.balloons.encoding"  # the adapters' numbering (encoding.py)
     action_class = BalloonAction
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
     # The choice edition's turn is a wind step, then an advance; the fixed edition's wind moves
@@ -584,27 +585,6 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         if kind == "wind":
             return str(self.apply(s, action).wind)
         return "passed: no balloon could advance"
-
-    # -- encodings (the adapters'; defined in encoding.py) --------------------------------------
-    def num_distinct_actions(self) -> int:
-        from . import encoding
-        return encoding.num_distinct_actions(self)
-
-    def action_from_index(self, index: int) -> BalloonAction:
-        from . import encoding
-        return encoding.action_from_index(self, index)
-
-    def observation_shape(self) -> tuple[int, ...]:
-        from . import encoding
-        return encoding.observation_shape(self)
-
-    def observation(self, s: BalloonsState, seat: int) -> list[float]:
-        from . import encoding
-        return encoding.observation(self, self.view(s, seat), seat)
-
-    def observation_string(self, s: BalloonsState, seat: int) -> str:
-        from . import encoding
-        return encoding.observation_string(self, self.view(s, seat), seat)
 
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:

@@ -136,6 +136,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         "ships": ("ship", "move", "explore", "terraform", "upgrade", "build", "plunder", "take",
                   "trade", "end_ship", "end_turn", "hex", "number"),
     }
+    encoding = "aloftnb.games.commodores.encoding"  # the adapters' numbering (encoding.py)
     action_class = CommodoresAction
     action_types = CHANCE_TYPES + DECISION_TYPES
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
@@ -1253,48 +1254,3 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if kind == "forage":
             return [f"forage on {p['number']}"]
         return [kind.replace("_", " ")]
-
-    # -- encodings (the adapters'; defined in encoding.py) --------------------------------------
-    def num_distinct_actions(self) -> int:
-        from . import encoding
-        return encoding.num_distinct_actions(self)
-
-    def action_to_index(self, action: Action) -> int:
-        from . import encoding
-        return encoding.action_to_index(self, action)
-
-    def action_from_index(self, index: int) -> CommodoresAction:
-        from . import encoding
-        return encoding.action_from_index(self, index)
-
-    def max_chance_outcomes(self) -> int:
-        from . import encoding
-        return len(encoding.chance_outcomes(self))
-
-    def chance_to_index(self, outcome: Action) -> int:
-        from . import encoding
-        outcomes = encoding.chance_outcomes(self)
-        if outcome not in outcomes:
-            raise IllegalAction(f"{outcome!r:.80} is not a chance outcome of this game")
-        return outcomes.index(outcome)  # type: ignore[arg-type]
-
-    def chance_from_index(self, index: int) -> CommodoresAction:
-        from . import encoding
-        outcomes = encoding.chance_outcomes(self)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(
-                outcomes):
-            raise IllegalAction(f"chance outcome indices are 0..{len(outcomes) - 1}, not "
-                                f"{index!r:.40}")
-        return outcomes[index]
-
-    def observation_shape(self) -> tuple[int, ...]:
-        from . import encoding
-        return encoding.observation_shape(self)
-
-    def observation(self, s: CommodoresState, seat: int) -> list[float]:
-        from . import encoding
-        return encoding.observation(self, self.view(s, seat), seat)
-
-    def observation_string(self, s: CommodoresState, seat: int) -> str:
-        from . import encoding
-        return encoding.observation_string(self, self.view(s, seat), seat)
