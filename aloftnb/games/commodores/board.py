@@ -72,7 +72,6 @@ class GameBoard(Board):
         return f"Seat {seat} ({goals} goal{'s' if goals != 1 else ''})"
 
     def hints(self) -> dict[str, str]:
-        state = self.match.state
         out = {}
         for action in self.match.legal_actions() if not self.match.is_over else []:
             if action.type in ("explore", "terraform"):
@@ -83,7 +82,6 @@ class GameBoard(Board):
                 out[f"build a {name}"] = f"Now click a free corner next to the ship for the {name}."
             elif action.type == "trade":
                 out[f"trade 2 {action.give}"] = "Now choose the resource you get."
-        del state
         return out
 
     def explain(self, path: list[str]) -> str:
