@@ -13,7 +13,7 @@ import random
 import pytest
 
 import aloftnb
-from aloftnb import InvalidOptions, Match
+from aloftnb import InvalidOptions, InvalidState, Match
 from aloftnb.games.commodores.catalogue import GOAL_KINDS, default_catalogue_data
 
 
@@ -197,3 +197,13 @@ def test_ruling_entries_are_ordered_by_name_so_a_saved_designers_catalogue_repla
     assert loaded.state == match.state
     assert loaded.legal_actions() == match.legal_actions()
     assert loaded.rules.catalogue == aloftnb.make_rules("commodores", 3).catalogue
+
+
+def test_a_state_object_naming_an_unknown_goal_is_refused_as_invalid_state():
+    # Found by the fuzz suite: a catalogue lookup raised StopIteration, which escaped set_state.
+    match = aloftnb.new_match("commodores", players=3, seed=1)
+    before = match.to_json()
+    for goals in ("0", ("nope",)):
+        with pytest.raises(InvalidState, match="the catalogue has no goal"):
+            match.set_state(match.state._replace(goals=goals))
+    assert match.to_json() == before

@@ -86,6 +86,13 @@ class Goal:
         return f"{self.name}: {self.amount} {GOAL_KINDS[self.kind][1]}"
 
 
+def _entry(entries: Any, entry_id: Any, what: str) -> Any:
+    for entry in entries:
+        if entry.id == entry_id:
+            return entry
+    raise KeyError(f"the catalogue has no {what} {entry_id!r:.40}")
+
+
 @dataclass(frozen=True)
 class Catalogue:
     resources: tuple[str, ...]
@@ -113,14 +120,16 @@ class Catalogue:
     def ship_types(self) -> tuple[ShipType, ...]:
         return (self.starter, self.basic, *self.shipyard)
 
+    # KeyError for an unknown id (never StopIteration, which a generator would turn into an
+    # early end, and which state readers do not expect).
     def ship_type(self, type_id: str) -> ShipType:
-        return next(t for t in self.ship_types if t.id == type_id)
+        return _entry(self.ship_types, type_id, "ship type")
 
     def goal(self, goal_id: str) -> Goal:
-        return next(g for g in self.goals if g.id == goal_id)
+        return _entry(self.goals, goal_id, "goal")
 
     def leviathan(self, leviathan_id: str) -> Leviathan:
-        return next(lv for lv in self.leviathans if lv.id == leviathan_id)
+        return _entry(self.leviathans, leviathan_id, "leviathan")
 
     def resource_name(self, resource: str) -> str:
         return self.resource_names[self.resources.index(resource)]
