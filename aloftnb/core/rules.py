@@ -331,16 +331,16 @@ class Rules(ABC, Generic[StateT, ActionT]):
         return declares_encoding(type(self))
 
     def _encoding_function(self, name: str, what: str) -> Any:
+        """The encoding module's function `name`; NotImplementedError naming `what` when there
+        is none (what = "" : None instead, for the optional ones)."""
         module = importlib.import_module(self.encoding) if self.encoding else None
         function = getattr(module, name, None)
-        if function is None:
+        if function is None and what:
             raise NotImplementedError(f"{self.name} declares no {what} encoding")
         return function
 
     def _chance_outcome_list(self) -> list[Action]:
-        if self.encoding and hasattr(importlib.import_module(self.encoding), "chance_outcomes"):
-            return list(self._encoding_function("chance_outcomes", "chance outcome")(self))
-        raise NotImplementedError(f"{self.name} declares no chance outcome encoding")
+        return list(self._encoding_function("chance_outcomes", "chance outcome")(self))
 
     def num_distinct_actions(self) -> int:
         """How many decisions the game's fixed enumeration has (legal or not)."""
@@ -352,8 +352,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
         Default: the encoding module's `action_to_index`, else a table built once per rules
         object from `action_from_index` (the adapters ask for every legal action at every
         step)."""
-        if self.encoding and hasattr(importlib.import_module(self.encoding), "action_to_index"):
-            return int(self._encoding_function("action_to_index", "action")(self, action))
+        module_index = self._encoding_function("action_to_index", "")
+        if module_index is not None:
+            return int(module_index(self, action))
         table = _ACTION_INDEXES.get(self)
         if table is None:
             table = _ACTION_INDEXES[self] = {self.action_from_index(i): i
