@@ -329,6 +329,30 @@ def test_fork_drops_the_redo_tail_and_the_listeners():
     assert calls == []
 
 
+def test_replay_plays_the_decisions_and_edits_again_under_other_options():
+    match = opening(aloftnb.new_match("balloons", players=3, seed=11), 5)
+    match.edit(trucks=[2, 3, 4, 5])
+    match.play(match.legal_actions()[0])
+    same = match.replay()
+    assert same.replay_report == "replayed 7 of 7 decisions under the same options"
+    assert [str(e) for e in same.history] == [str(e) for e in match.history]
+    assert same.state == match.state
+    # An edit installed a whole state, options included: under other options it is refused.
+    higher = match.replay(altitudes=5)
+    assert higher.options["altitudes"] == 5 and match.options["altitudes"] == 4
+    assert higher.position == 5 and higher.replay_report == (
+        "replayed 5 of 7 decisions under altitudes=5; stopped: step 6 (edit: the state was "
+        "changed from a cell) is refused now: this match has altitudes 5; the state says 4 "
+        "(start a new match to change it)")
+    # Two launch-zone trucks: the second unpack (onto truck 2) is refused; play stops before it.
+    fewer = match.replay(trucks=2)
+    assert fewer.position == 1 and fewer.history[0].action == match.history[0].action
+    assert fewer.replay_report.startswith(
+        "replayed 1 of 7 decisions under trucks=2; stopped: step 2 (seat 1: unpacked RW onto "
+        "truck 2 (column 3)) is refused now: 'truck' must be a launch-zone truck 0..1")
+    fewer.play(fewer.legal_actions()[0])  # the replayed match plays on from there
+
+
 # -- saving -------------------------------------------------------------------------------------
 def saved_match() -> Match:
     """A match with actions, an edit and a redo tail: everything a save must keep."""

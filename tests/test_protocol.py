@@ -141,6 +141,44 @@ def test_saves_record_drawn_and_forced_outcomes_and_replay_them_exactly():
     assert [str(e) for e in loaded.history] == [str(e) for e in match.history]
 
 
+def test_replay_under_other_options_keeps_decisions_forced_and_drawn_outcomes():
+    match = harbour(seed=6, auto_chance=False)
+    commit(match, 1, 1)
+    match.force({"type": "storm", "roll": 2})
+    commit(match, 2, 0)
+    match.resolve_chance()
+    commit(match, 0, 1)  # round 3, at the storm
+    again = match.replay(rounds=5)
+    assert again.options["rounds"] == 5 and match.options["rounds"] == 4
+    assert again.replay_report == "replayed 7 of 7 decisions under rounds=5"
+    # Decisions, the forced roll and the drawn roll (same seed, same position) are the same.
+    assert [e.to_dict() for e in again.history] == [e.to_dict() for e in match.history]
+    assert again.is_chance and not again.auto_chance and again.position == match.position
+    assert again.state.supply == match.state.supply and again.rules.rounds == 5
+
+
+def test_replay_stops_before_the_first_decision_the_new_options_refuse():
+    match = harbour(seed=6, rounds=3, auto_chance=False)
+    for _ in range(2):
+        commit(match, 1, 0)
+        match.force({"type": "storm", "roll": 1})
+    assert match.round == 3 and match.position == 6
+    # With one round the game is over after the first storm: the next commitment is refused.
+    short = match.replay(rounds=1)
+    assert short.position == 3 and short.is_over
+    assert short.replay_report == (
+        "replayed 3 of 6 decisions under rounds=1; stopped: step 4 (seat 0 (sandbags): "
+        "commit bags=1) is refused now: seat 0 played it, but the game is over now")
+    assert match.position == 6 and match.options["rounds"] == 3  # the original is unchanged
+    partial = match.replay(upto=2)
+    assert partial.position == 2 and partial.state == match.state_at(2)
+    assert partial.replay_report == "replayed 2 of 2 decisions under the same options"
+    with pytest.raises(AloftnbError, match="upto must be 0..6"):
+        match.replay(upto=7)
+    with pytest.raises(aloftnb.InvalidOptions):
+        match.replay(rounds=0)
+
+
 def tampered(match: Match, step: int, value: Any) -> str:
     data = json.loads(match.to_json())
     data["timeline"][step] = value

@@ -90,6 +90,8 @@ class Match:
         self._auto_chance = auto_chance
         # Who played each seat, when known (a replay of simulation results names the bots).
         self.played_by: dict[int, str] = {}
+        # Set by `replay`: how far the decisions of the match it replays were played again.
+        self.replay_report: str | None = None
         self._settle()
 
     # -- reading -------------------------------------------------------------------------------
@@ -371,7 +373,79 @@ class Match:
         other._listeners = []
         other._auto_chance = self._auto_chance
         other.played_by = dict(self.played_by)
+        other.replay_report = None
         return other
+
+    def replay(self, upto: int | None = None, **options: Any) -> Match:
+        """The same game again under changed options: "what if this spire had range 3?".
+
+        A new match with the same seed and seats, this match's options updated by `options`
+        (checked as `new_match` checks them), and this match's decisions (actions, forced
+        outcomes, edits) up to position `upto` (default: the current one) played again in order.
+        Drawn chance steps are drawn again from the seed: while the game takes the same path
+        it draws what it drew before, and where the new options change a chance step (more
+        dice, another deck) the draw follows the new rules.
+
+        Replaying stops before the first decision the new rules refuse, and nothing is raised:
+        `replay_report` on the new match says how many decisions were played again and, if it
+        stopped early, which one was refused and why. This match is not changed.
+        """
+        if upto is None:
+            upto = self._position
+        if whole_number_problem(upto, 0, len(self._timeline)):
+            raise AloftnbError(f"upto must be 0..{len(self._timeline)}, not {upto!r:.60}")
+        rules = make_rules(self.game, self.players, **{**self.rules.options, **options})
+        other = Match(rules, self.seed, auto_chance=False)
+        other.played_by = dict(self.played_by)
+        entries = [entry for entry, _ in self._timeline[:upto]]
+        decisions = [(number, entry) for number, entry in enumerate(entries, start=1)
+                     if entry.is_decision]
+        replayed = 0
+        stopped = ""
+        for number, entry in decisions:
+            try:
+                if entry.kind == "action":
+                    other._draw_pending()
+                    if other.current_player != entry.seat:
+                        raise IllegalAction(f"seat {entry.seat} played it, but "
+                                            f"{other._whose_turn()}")
+                    other.play(entry.action)
+                elif entry.kind == "chance":
+                    other.force(entry.action)
+                else:
+                    other.set_state(copy.deepcopy(entry.edited))
+            except AloftnbError as exc:
+                stopped = f"step {number} ({entry}) is refused now: {exc}"
+                break
+            replayed += 1
+        if not stopped:
+            # The draws that followed the last decision replayed (as many as there were).
+            last = decisions[-1][0] if decisions else 0
+            other._draw_pending(limit=upto - last)
+        other._auto_chance = self._auto_chance
+        if other._auto_chance:
+            other._settle()
+        total = len(decisions)
+        other.replay_report = (f"replayed {replayed} of {total} decisions under "
+                               f"{_options_text(options)}" + (f"; stopped: {stopped}"
+                                                              if stopped else ""))
+        return other
+
+    def _draw_pending(self, limit: int = CHANCE_STEP_LIMIT) -> None:
+        """Draw the chance steps the game is at from the seed (at most `limit` of them)."""
+        for _ in range(limit):
+            state = self.state
+            if not self.rules.is_chance(state) or self.rules.is_over(state):
+                return
+            self._push_chance(state, self.rules.sample_chance(
+                state, chance_rng(self.seed, self._position)), forced=False)
+
+    def _whose_turn(self) -> str:
+        if self.is_over:
+            return "the game is over now"
+        if self.is_chance:
+            return "the game is at a chance step now"
+        return f"it is seat {self.current_player}'s turn now"
 
     def _push(self, entry: HistoryEntry, state: Any) -> None:
         """Add a step after the current position (dropping the redo branch). Callers notify."""
@@ -523,6 +597,17 @@ class Match:
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    if not options:
+        return "the same options"
+    return ", ".join(f"{name}={_short(value)}" for name, value in options.items())
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else "(changed)"
 
 
 def _check_steps(steps: Any) -> None:
