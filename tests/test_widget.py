@@ -189,6 +189,22 @@ def test_bot_play_is_reproducible():
     assert play_with_bots() == play_with_bots()
 
 
+def test_bots_play_to_the_rounds_end_and_stop_there_or_at_a_person(front_end):
+    match = aloftnb.new_match("balloons", players=3, seed=9)
+    board = match.board(bots={0: "random", 1: "random", 2: "random"})
+    assert board.run_round() == 3  # a balloons round is one turn per seat
+    assert match.round == 2 and match.position == 3 and match.current_player == 0
+    front_end(board, {"intent": "run_round"})
+    assert match.round == 3 and match.position == 6
+    # With a person at seat 2 the bots stop when it is that person's turn.
+    board.set_seat(2, "human")
+    assert board.run_round() == 2 and match.current_player == 2 and match.round == 3
+    with pytest.raises(aloftnb.AloftnbError, match="no bot is to move"):
+        board.run_round()
+    front_end(board, {"intent": "run_round"})
+    assert "no bot is to move" in board.message["text"] and match.position == 8
+
+
 def test_undo_steps_back_past_bot_moves_to_a_person(front_end):
     match, board = new_board(bots={1: "random", 2: "random"})
     match.play({"type": "unpack", "balloon": "PW", "truck": 0})
@@ -290,6 +306,34 @@ def test_bots_play_by_themselves_on_the_event_loop_and_can_be_paused(front_end):
         assert match.position == 5
 
     # A thread of its own: other tests (Playwright, nbclient) may leave a loop running here.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result(timeout=60)
+
+
+def test_in_a_kernel_bots_run_to_the_rounds_end_without_their_delay_and_undo_stops_them(
+        front_end):
+    import asyncio
+
+    async def scenario():
+        match = aloftnb.new_match("balloons", players=3, seed=7)
+        board = match.board(bots={0: "random", 1: "random", 2: "random"}, autoplay=False,
+                            bot_delay=10)  # 3 moves would take 30 s with it
+        front_end(board, {"intent": "run_round"})
+        for _ in range(400):
+            await asyncio.sleep(0.005)
+            if match.round == 2:
+                break
+        await asyncio.sleep(0.05)
+        assert match.round == 2 and match.position == 3 and not board.thinking
+        front_end(board, {"intent": "run_round"})
+        await asyncio.sleep(0)  # the first bot is thinking (or has just played)
+        match.undo()  # stops the run: nothing more is played
+        stopped_at = match.position
+        await asyncio.sleep(0.2)
+        assert stopped_at <= 3 and match.position == stopped_at and not board.thinking
+
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=1) as pool:

@@ -55,11 +55,14 @@ function render({ model, el }) {
   const undoButton = h("button", { type: "button", class: "aloft-undo" }, "↶ Undo");
   const redoButton = h("button", { type: "button", class: "aloft-redo" }, "Redo ↷");
   const stepButton = h("button", { type: "button", class: "aloft-step" }, "Bot: step");
+  const roundButton = h("button", { type: "button", class: "aloft-run-round",
+    title: "Bots play on until the round ends or a person is to move" }, "Bots: to round's end");
   const autoplayBox = h("input", { type: "checkbox", class: "aloft-autoplay" });
   const thinking = h("span", { class: "aloft-thinking", "aria-live": "polite" });
   const movesSelect = h("select", { class: "aloft-moves", "aria-label": "Play a legal move" });
   const controls = h("div", { class: "aloft-controls" }, undoButton, redoButton,
-    h("label", {}, autoplayBox, " bots play by themselves"), stepButton, thinking);
+    h("label", {}, autoplayBox, " bots play by themselves"), stepButton, roundButton,
+    thinking);
 
   // The timeline: replay any game on the board itself, in step with undo/redo and match.goto.
   const firstButton = h("button", { type: "button", class: "aloft-first", title: "Start",
@@ -482,6 +485,7 @@ function render({ model, el }) {
     const seats = model.get("seats") || [];
     const bots = model.get("bot_names") || [];
     stepButton.disabled = !model.get("bot_to_move");
+    roundButton.disabled = !model.get("bot_to_move");
     thinking.textContent = model.get("thinking") ? "thinking…" : "";
     drawTimeline();
     // Rebuild the seats' menus only when who may play them changed; a new turn or label is
@@ -606,6 +610,7 @@ function render({ model, el }) {
   lastButton.addEventListener("click", () => goto(model.get("timeline_length") || 0));
   scrubber.addEventListener("change", () => goto(Number(scrubber.value)));
   stepButton.addEventListener("click", () => send({ intent: "step" }));
+  roundButton.addEventListener("click", () => send({ intent: "run_round" }));
   autoplayBox.addEventListener("change", () => send({ intent: "autoplay", on: autoplayBox.checked }));
   viewerSelect.addEventListener("change", () => send({ intent: "view", viewer: viewerSelect.value }));
   revealButton.addEventListener("click", () => send({ intent: "reveal", on: !model.get("revealed") }));

@@ -106,6 +106,8 @@ class SeatControl:
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
         self._handle: asyncio.TimerHandle | None = None
         self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
+        # While bots play to the end of a round: that round (they play on without the delay).
+        self._running_round: int | None = None
         match.subscribe(self._on_change)
 
     @property
@@ -151,6 +153,7 @@ class SeatControl:
         self._handle = loop.call_later(self.delay, self._timer_fired)
 
     def cancel(self) -> None:
+        self._running_round = None
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
@@ -230,7 +233,40 @@ class SeatControl:
             return False
         return True
 
+    def run_round(self) -> int:
+        """Let the bots play on to the end of the current round (or until a person is to move,
+        or the game is over). In a kernel they play one after another off the event loop, and
+        any change (undo, a seat change, a person's move) stops them; outside one (tests, plain
+        Python) they play here and now. Returns the moves played here and now."""
+        self.cancel()
+        match = self.match
+        if self.bot_to_move() is None or match.is_over:
+            raise AloftnbError("no bot is to move: bots play to the round's end from a bot's turn")
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            played, start = 0, match.round
+            while match.round == start and self.step():
+                played += 1
+            return played
+        self._running_round = match.round
+        self.think()
+        return 0
+
+    def _run_on(self) -> None:
+        """After a move while running to the round's end: the next bot, or stop."""
+        match = self.match
+        if (self._running_round is None or match.is_over or match.round != self._running_round
+                or self.bot_to_move() is None):
+            self._running_round = None
+            return
+        if self._handle is not None:  # no delay while running
+            self._handle.cancel()
+            self._handle = None
+        self.think()
+
     def _bot_failed(self, bot: Bot, seat: int, exc: Exception) -> None:
+        self._running_round = None
         self.autoplay = False
         self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: "
                    f"{_clip(str(exc))}")
@@ -241,7 +277,12 @@ class SeatControl:
             self.cancel()  # it was thinking about a position that is gone
         elif self._handle is not None and self.bot_to_move() is None:
             self.cancel()
-        self.schedule()
+        if self._running_round is not None and change not in ("action", "chance"):
+            self.cancel()  # undo, goto or an edit stops the run
+        if self._running_round is not None:
+            self._run_on()
+        else:
+            self.schedule()
 
     def _refresh(self) -> None:
         for board in list(self.boards):
@@ -571,6 +612,9 @@ class Board(anywidget.AnyWidget):
             self.control.cancel()
         self.control._refresh()
 
+    def _intent_run_round(self, content: dict) -> None:
+        self.control.run_round()
+
     def _intent_step(self, content: dict) -> None:
         control = self.control
         control.cancel()
@@ -592,6 +636,10 @@ class Board(anywidget.AnyWidget):
         """Play one bot move now (outside a kernel, boards do not play bots by themselves)."""
         self.control.cancel()
         return self.control.step()
+
+    def run_round(self) -> int:
+        """Let the bots play to the end of the round: the "Bots: to the round's end" button."""
+        return self.control.run_round()
 
     def explain(self, path: list[str]) -> str:
         """Why clicking `path` plays nothing. Game boards refine it."""
