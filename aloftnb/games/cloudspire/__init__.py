@@ -1,0 +1,1 @@
+"""Cloudspire: tower defense in waves (rules.py; docs/rules/cloudspire.md)."""
