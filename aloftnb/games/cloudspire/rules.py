@@ -27,9 +27,11 @@ from ...errors import IllegalAction, InvalidOptions, InvalidState
 from ..commodores.geometry import DIRECTIONS, geometry, space_name
 from .catalogue import Catalogue, UnitKind, load_catalogue
 from .state import (
+    DRAWS,
     EMPTY,
     OVER,
     PHASES,
+    STAGES,
     Band,
     CloudspireState,
     Landmark,
@@ -1335,6 +1337,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             side = w.sides[f]
             w.side(f, stack=(), gate_history=side.gate_history + (side.gate,))
         w.stage, w.firing, w.target = "", (), ""
+        w.round = min(w.round, self.round_limit)
         if w.wave >= self.waves:
             self._finish(w)
             return
@@ -1377,47 +1380,130 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     # -- dict forms, views and hidden information ----------------------------------------------
     def check_state(self, s: CloudspireState) -> None:
-        problems = []
+        problem = self._state_problem(s)
+        if problem:
+            raise InvalidState(f"cloudspire state: {problem}")
+
+    def _state_problem(self, s: CloudspireState) -> str | None:
+        """The first broken invariant of a state read from a dict, or None."""
+        cat, nf = self.catalogue, self.factions
         if not 1 <= s.wave <= self.waves:
-            problems.append(f"wave must be 1..{self.waves}")
-        if s.phase not in PHASES:
-            problems.append(f"phase must be one of {', '.join(PHASES)}")
-        if len(s.sides) != self.factions:
-            problems.append(f"sides must list {self.factions} factions")
-        if not (s.actor in (OVER, CHANCE) or 0 <= s.actor < self.factions):
-            problems.append("actor must be a faction, -1 (chance) or -2 (over)")
-        if s.actor == CHANCE and not s.draw:
-            problems.append("a chance step must say what it draws")
-        if len(s.landmarks) != len(self.catalogue.map.landmarks) or len(s.slots) != len(
+            return f"wave must be 1..{self.waves}"
+        if s.phase not in PHASES or s.phase == "income":
+            return "phase must be event, market, build, prep or onslaught"
+        if s.stage not in STAGES or (s.stage != "") != (s.phase == "onslaught" and
+                                                         s.actor != OVER):
+            return "stage must name the onslaught stage (and only in the onslaught)"
+        if s.draw not in DRAWS or (s.actor == CHANCE) != bool(s.draw):
+            return "draw must say what a chance step draws (and only at a chance step)"
+        if len(s.sides) != nf:
+            return f"sides must list {nf} factions"
+        if not (s.actor in (OVER, CHANCE) or 0 <= s.actor < nf) or s.actor in self.bots:
+            return "actor must be a seat's faction, -1 (chance) or -2 (over)"
+        if len(set(s.order)) != len(s.order) or any(not 0 <= f < nf for f in s.order) or (
+                not s.order and s.actor != OVER):
+            return "order must list factions once each"
+        if s.actor != OVER and not 0 <= s.turn < len(s.order) + (s.phase == "market"):
+            return "turn must point into the order"
+        if s.actor >= 0 and s.phase == "onslaught" and s.stage != "fire" and (
+                s.actor != s.order[s.turn]):
+            return "the onslaught's actor is the faction whose turn it is"
+        if not 0 <= s.round <= self.round_limit or (s.actor != OVER and (s.round == 0) != (
+                s.phase != "onslaught")):
+            return f"round must be 1..{self.round_limit} in the onslaught, 0 before"
+        if s.actor == OVER and not s.reason:
+            return "a finished game says why it ended"
+        if any(not 0 <= f < nf for f in s.winners) or (s.actor != OVER and s.winners):
+            return "winners are factions, once the game is over"
+        if len(s.landmarks) != len(cat.map.landmarks) or len(s.slots) != len(
                 self.slots) or len(s.market) != self.market_slots:
-            problems.append("landmarks, slots and market must match the map and seat count")
-        for side in s.sides:
-            if len(side.barracks) != len(self.unit_ids) or len(side.spire_stock) != len(
-                    self.spire_ids) or len(side.hero_levels) != len(self.unit_ids):
-                problems.append("each side's barracks and spire stock list every kind")
-                break
-            if side.source < 0 or side.gate < 0 or any(c < 0 for c in side.barracks):
-                problems.append("Source, gates and barracks are never negative")
-                break
-        cat = self.catalogue
-        on_map = [u.hex for u in s.units] + [sp.hex for sp in s.spires]
-        if len(set(on_map)) != len(on_map):
-            problems.append("two pieces share a hex")
-        for band in list(s.units) + [b for side in s.sides for b in side.stack]:
-            if not band.members or any(m not in cat.units for m in band.members) or not (
-                    0 <= band.owner < self.factions) or (band.hex and band.hex not in
-                                                         self.hex_index):
-                problems.append("a unit names an unknown kind, owner or hex")
-                break
+            return "landmarks, slots and market must match the map and seat count"
+        decks = (("event_deck", s.event_deck, cat.events), ("market_deck", s.market_deck,
+                 cat.chips), ("earthscape_deck", s.earthscape_deck, cat.earthscapes),
+                 ("face_pool", s.face_pool, cat.faces))
+        for name, deck, entries in decks:
+            if list(deck) != sorted(deck) or any(c not in entries for c in deck):
+                return f"{name} must list known cards, sorted"
+        if s.actor == CHANCE and not self.chance_deck(s):
+            return "a chance step draws from an empty deck"
+        if any(c and c not in cat.chips for c in s.market) or (
+                s.earthscape_offer and s.earthscape_offer not in cat.earthscapes) or any(
+                e and e not in cat.earthscapes for e in s.slots) or (
+                s.event and s.event not in cat.events):
+            return "market, earthscapes and event must name known cards"
+        if any(r < -1 or r >= self.market_slots for r in s.refills) or (
+                s.draw in ("market", "earthscape") and (not s.refills or (
+                    s.refills[0] >= 0) != (s.draw == "market"))):
+            return "refills must name market slots (-1: the earthscape)"
+        for f, side in enumerate(s.sides):
+            fac = self._faction(side) if side.faction in {x.id for x in cat.factions} else None
+            if fac is None or fac.id != self.faction_of[f].id:
+                return f"side {f} must play {self.faction_of[f].id}"
+            if (len(side.barracks) != len(self.unit_ids) or len(side.spire_stock) != len(
+                    self.spire_ids) or len(side.hero_levels) != len(self.unit_ids)
+                    or len(side.advancements) != len(fac.structures) or len(side.spent) != 3):
+                return f"side {f}'s barracks, spire stock, advancements and spent list each kind"
+            if side.source < 0 or side.gate < 0 or side.command < 0 or any(
+                    c < 0 or c > 50 for c in side.barracks + side.spire_stock) or any(
+                    x < 0 for x in side.spent) or side.units_lost < 0 or side.spire_kills < 0 \
+                    or side.gate_damage < 0 or side.limited_builds < 0 or side.heroes < 0:
+                return f"side {f}'s counts are never negative"
+            if any(not 0 <= b <= len(st.advancements) for b, st in zip(side.advancements,
+                                                                       fac.structures)):
+                return f"side {f}'s advancements are within its structures"
+            if any(not 0 <= lv < 10 for lv in side.hero_levels) or not -1 <= side.mark < nf:
+                return f"side {f}'s hero levels and mark are out of range"
+            if any(e not in cat.equipment for e in side.equipment) or any(
+                    e not in cat.earthscapes for e in side.earthscapes):
+                return f"side {f} holds unknown equipment or earthscapes"
+            if len(side.gate_history) > self.waves:
+                return f"side {f}'s gate history is longer than the game"
+        bands = list(s.units) + [b for side in s.sides for b in side.stack]
+        for band in bands:
+            if (not band.members or any(m not in cat.units for m in band.members)
+                    or not 0 <= band.owner < nf or band.health < 1 or band.level < 0
+                    or (band.equipment and band.equipment not in cat.equipment)):
+                return "a unit names an unknown kind, owner, level or equipment"
+        for f, side in enumerate(s.sides):
+            if any(b.owner != f or b.hex for b in side.stack):
+                return "a stack holds its own faction's units, off the map"
+        occupied = [u.hex for u in s.units] + [sp.hex for sp in s.spires]
+        if len(set(occupied)) != len(occupied) or any(
+                h not in self.hex_index or h in self.walls for h in occupied):
+            return "every piece stands on its own hex of the map, off gates and landmarks"
         for sp in s.spires:
-            if sp.kind not in cat.spires or sp.hex not in self.hex_index or not (
-                    0 <= sp.owner < self.factions) or any(c not in "ARF" for c in sp.upgrades):
-                problems.append("a spire names an unknown kind, owner, hex or upgrade")
-                break
-        if s.actor >= 0 and s.actor < self.factions and s.actor in self.bots:
-            problems.append("a bot faction never waits for a decision")
-        if problems:
-            raise InvalidState(f"cloudspire state: {problems[0]}")
+            if (sp.kind not in cat.spires or not 0 <= sp.owner < nf or not sp.upgrades
+                    or any(c not in "ARF" for c in sp.upgrades)
+                    or len(sp.upgrades) > cat.spires[sp.kind].capacity):
+                return "a spire names an unknown kind or owner, or bad upgrades"
+        for lm, h in zip(s.landmarks, cat.map.landmarks):
+            if lm.hex != h or len(lm.known) != nf or (lm.face and lm.face not in cat.faces) or (
+                    lm.revealed and not lm.face) or lm.health < 0:
+                return "landmarks must follow the map, with known faces"
+        spire_hexes = {sp.hex for sp in s.spires}
+        if any(h not in spire_hexes for h in s.firing) or (s.firing and s.stage != "fire"):
+            return "firing lists spires, in the fire stage"
+        if s.target and not any(u.hex == s.target for u in s.units):
+            return "the target is a unit on the map"
+        if s.draw == "die" and (not s.firing or not s.target or s.dice < 1):
+            return "a spire die is rolled for a firing spire with a target"
+        if s.dice < 0 or s.damage < 0 or not -1 <= s.exploring < len(s.landmarks):
+            return "dice, damage and exploring are out of range"
+        if s.draw == "face" and (s.exploring < 0 or s.landmarks[s.exploring].face):
+            return "a landmark face is drawn for the landmark being explored"
+        if s.stage == "fire" and s.actor >= 0 and (not s.firing or s.target or next(
+                sp.owner for sp in s.spires if sp.hex == s.firing[0]) != s.actor):
+            return "a spire's owner chooses its target"
+        if s.stage == "explore" and s.actor >= 0 and s.exploring >= 0 and not s.landmarks[
+                s.exploring].face:
+            return "a landmark being looked at has a face"
+        return None
+
+    def chance_deck(self, s: CloudspireState) -> tuple[Any, ...]:
+        if s.draw == "die":
+            return tuple(self.numbers.spire_die)
+        return {"event": s.event_deck, "market": s.market_deck,
+                "earthscape": s.earthscape_deck, "face": s.face_pool}.get(s.draw, ())
 
     def view(self, s: CloudspireState, seat: int | None) -> dict[str, Any]:
         data = self.state_to_dict(s)

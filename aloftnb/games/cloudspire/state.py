@@ -8,10 +8,11 @@ are played by the rules themselves (see rules.py, RULING on bot factions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from ...core.chance import CHANCE
+from ...core.records import record_to_dict
 
 OVER = -2  # `actor` once the game is over (CHANCE, -1, marks a chance step)
 PHASES = ("event", "income", "market", "build", "prep", "onslaught")
@@ -123,6 +124,18 @@ class CloudspireState:
     exploring: int  # landmark whose face the actor looks at (-1: none)
     winners: tuple[int, ...]  # once over
     reason: str  # once over
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON data (what `rules.state_to_dict` gives)."""
+        return record_to_dict(self)
+
+    def _replace(self, **changes: Any) -> CloudspireState:
+        """A copy with some fields changed, unchecked (named-tuple style, for notebooks and
+        tests; `match.set_state` checks it)."""
+        return edit(self, **changes)
+
+
+CloudspireState._fields = tuple(f.name for f in fields(CloudspireState))  # type: ignore[attr-defined]
 
 
 __all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "STAGES", "Band", "CloudspireState",
