@@ -84,7 +84,8 @@ def test_new_match_starts_in_the_market_of_wave_1_without_an_event():
     s = rules.initial_state(1)
     assert (s.wave, s.phase, s.event, s.draw) == (1, "market", "", "market")
     assert s.refills == (0, 1, 2, -1)  # players + 1 chips, then the earthscape
-    assert [side.source for side in s.sides] == [5, 5]  # wave 1 income
+    # wave 1 income; RULING (first-player edge): the second seat starts with 1 more
+    assert [side.source for side in s.sides] == [5, 6]
     assert [side.command for side in s.sides] == [5, 5]
     assert [side.gate for side in s.sides] == [10, 10]
 
@@ -116,7 +117,7 @@ def test_an_event_is_drawn_from_wave_2_and_the_simplified_variant_has_none():
             assert w.actor == CHANCE and w.draw == "event"
             s = rules.apply(w.freeze(), A("draw", card="source_surge"))
             assert s.event == "source_surge" and s.phase == "market"
-            assert [side.source for side in s.sides] == [5 + 2 + 7] * 2  # event, then income
+            assert [side.source for side in s.sides] == [5 + 2 + 7, 6 + 2 + 7]  # event, income
 
 
 def test_market_turns_buy_or_pass_once_and_each_purchase_is_refilled_by_chance():
@@ -393,8 +394,8 @@ def test_spires_fire_with_one_die_per_attack_upgrade_and_rewards_go_to_their_own
     s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1")],
                   spires=[Spire(1, "haze_spire", "-1,1", "RA")])
     assert at(s, "0,1") is not None and s.stage == "fire"
-    assert rules.chance_outcomes(s) == [(A("roll", pips=0), 1 / 6), (A("roll", pips=1), 3 / 6),
-                                        (A("roll", pips=2), 2 / 6)]
+    assert rules.chance_outcomes(s) == [(A("roll", pips=0), 1 / 6), (A("roll", pips=1), 2 / 6),
+                                        (A("roll", pips=2), 2 / 6), (A("roll", pips=3), 1 / 6)]
     s = force(rules, s, A("roll", pips=2))
     assert at(s, "0,1") is None  # 2 damage defeats the slagling
     assert s.sides[1].source == 1 and s.sides[1].spire_kills == 1
@@ -474,7 +475,7 @@ def test_a_revealed_landmark_with_health_can_be_attacked_for_its_reward():
     s = rules.apply(s, A("reveal"))
     assert s.landmarks[0].health == 3 and s.stage == "attack"
     s = rules.apply(s, A("attack", at="1,-2", target="2,-2"))
-    assert s.landmarks[0].health == 1
+    assert s.landmarks[0].health == 2  # the hero's attack is 1
     assert at(s, "1,-2").health == 4  # the sentinel strikes back for 1
 
 
@@ -495,19 +496,19 @@ def test_retaliation_comes_only_the_first_time_a_unit_is_attacked_each_turn():
                                 band(rules, 1, "murk_golem", at="0,1")])
     s = rules.apply(s, A("end_move"))
     s = rules.apply(s, A("attack", at="0,0", target="0,1"))
-    assert at(s, "0,1").health == 4 and at(s, "0,0").health == 3
+    assert at(s, "0,1").health == 5 and at(s, "0,0").health == 3  # the golem hits back 2
     s = rules.apply(s, A("attack", at="1,0", target="0,1"))
-    assert unit(s, "murk_golem").health == 2  # the turn is over and the golem marched on
+    assert unit(s, "murk_golem").health == 4  # the turn is over and the golem marched on
     assert unit(s, "cinder_warden").health == 4  # no second retaliation
 
 
 def test_a_defeated_group_minion_reveals_the_next_at_full_health_and_heroes_level_up():
     rules = rules_for(2)
-    group = band(rules, 1, "murk_golem", "fogling", at="0,1", health=2)
+    group = band(rules, 1, "murk_golem", "fogling", at="0,1", health=1)
     s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"), group])
     s = rules.apply(s, A("end_move"))
     s = rules.apply(s, A("attack", at="0,0", target="0,1"))
-    assert unit(s, "fogling").members == ("fogling",) and unit(s, "fogling").health == 1
+    assert unit(s, "fogling").members == ("fogling",) and unit(s, "fogling").health == 2
     assert s.sides[0].source == 2  # the golem's reward
     hero = unit(s, "forgemother")
     assert hero.level == 1 and hero.health == 6  # RULING: levels up, gains the health added
@@ -535,10 +536,10 @@ def test_gates_retaliate_for_one_every_time_and_a_fallen_gate_ends_a_two_player_
                   gates={1: 5})
     s = rules.apply(s, A("end_move"))
     s = rules.apply(s, A("attack", at="0,2", target="0,3"))
-    assert s.sides[1].gate == 3 and at(s, "0,2").health == 4
+    assert s.sides[1].gate == 4 and at(s, "0,2").health == 4
     s2 = rules.apply(s, A("attack", at="1,2", target="0,3"))  # RULING: again retaliates
-    assert s2.sides[1].gate == 1 and at(s2, "1,2").health == 3
-    s3 = rules.apply(s._replace(sides=(s.sides[0], edit(s.sides[1], gate=2))),
+    assert s2.sides[1].gate == 3 and unit(s2, "cinder_warden").health == 3
+    s3 = rules.apply(s._replace(sides=(s.sides[0], edit(s.sides[1], gate=1))),
                      A("attack", at="1,2", target="0,3"))
     assert s3.actor == OVER and s3.winners == (0,) and rules.is_over(s3)
     assert rules.outcome(s3).reason == "faction 0's gate is the last standing"

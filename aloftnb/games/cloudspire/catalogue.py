@@ -153,6 +153,7 @@ class GameNumbers:
     gate_retaliation: int
     source_cap: int
     starting_source: int
+    later_seat_source: int  # extra starting Source per place after the first in turn order
     income: tuple[int, ...]
     command: tuple[int, ...]
     step_after_last: int
@@ -334,7 +335,8 @@ class _Reader:
                          earthscapes, events, faces)
 
     def numbers(self, value: Any) -> GameNumbers:
-        keys = ("gate_health", "gate_retaliation", "source_cap", "starting_source", "income",
+        keys = ("gate_health", "gate_retaliation", "source_cap", "starting_source",
+                "later_seat_source", "income",
                 "command", "step_after_last", "limited_builds", "earthscape_cost",
                 "heroes_in_wave_1", "heroes_later", "fortification_cost", "spire_die")
         r = self.table(value, "rules", keys)
@@ -349,6 +351,7 @@ class _Reader:
             self.whole(r["gate_retaliation"], "rules.gate_retaliation", 0, 5),
             self.whole(r["source_cap"], "rules.source_cap", 1, 99),
             self.whole(r["starting_source"], "rules.starting_source", 0, 99),
+            self.whole(r["later_seat_source"], "rules.later_seat_source", 0, 10),
             numbers("income", 0, 50, (1, 12)), numbers("command", 0, 50, (1, 12)),
             self.whole(r["step_after_last"], "rules.step_after_last", 0, 10),
             self.whole(r["limited_builds"], "rules.limited_builds", 0, 5),

@@ -270,7 +270,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 (u.copies if (u.faction == fac.id and not u.hero) else
                  1 if u.faction == fac.id else 0) for u in cat.units.values())
             stock = tuple(s.copies if s.faction == fac.id else 0 for s in cat.spires.values())
-            sides.append(Side(fac.id, n.starting_source, n.gate_health, barracks,
+            # RULING (first-player edge): later seats start with a little more Source.
+            source = n.starting_source + n.later_seat_source * f
+            sides.append(Side(fac.id, source, n.gate_health, barracks,
                               (0,) * len(self.unit_ids), stock, (), (),
                               (0,) * len(fac.structures), -1, 0, 0, (), False, False, 0,
                               (0, 0, 0), 0, 0, 0, ()))
@@ -709,9 +711,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     # -- waves and phases ----------------------------------------------------------------------
     def _begin_wave(self, w: _Work) -> None:
         standing = [f for f in range(self.factions) if w.sides[f].gate > 0]
-        # RULING (turn order): the first player moves one seat on each wave.
+        # RULING (turn order): the first player moves one seat on each wave; from wave 2 the
+        # factions with the lowest gate health go first (a catch-up that evens out the first
+        # mover's edge: greedy-vs-greedy games were 62-38 for seat 0 without it).
         first = (w.wave - 1) % len(standing)
-        w.order = tuple(standing[first:] + standing[:first])
+        rotation = standing[first:] + standing[:first]
+        if w.wave > 1:
+            place = {f: i for i, f in enumerate(rotation)}
+            rotation.sort(key=lambda f: (w.sides[f].gate, place[f]))
+        w.order = tuple(rotation)
         for f in range(self.factions):
             w.side(f, mark=-1, command=0, heroes=0, stack=(), done=False,
                    earthscape_bought=False, limited_builds=0)
