@@ -665,3 +665,35 @@ def test_actions_read_and_refuse_cleanly():
         match.play({"type": "advance", "structure": "foundry"})
     action = match.legal_actions()[0]
     assert str(action) and A(**{"type": action.type, **action.params}) == action
+
+
+def test_a_minion_that_cannot_leave_its_gate_stays_on_the_stack():
+    rules = rules_for(2)
+    blockers = [band(rules, 1, "murk_golem", at=h) for h in ("1,-3", "0,-2", "-1,-2")]
+    s = onslaught(rules, units=blockers, stacks={0: [band(rules, 0, "slagling")]})
+    # RULING (blocked gate): every step off the gate is taken, so the slagling waits
+    assert [b.members for b in s.sides[0].stack] == [("slagling",)]
+    assert not [u for u in s.units if u.owner == 0]
+    assert rules.current_player(s) == 1  # faction 0's turn ended; the golems must attack
+
+
+def test_factions_marking_a_fallen_gate_turn_to_the_next_standing_one():
+    rules = rules_for(3)
+    w = _Work(rules.initial_state(0))
+    w.side(0, mark=1)
+    w.side(2, mark=1)
+    w.side(1, gate=0)
+    rules._eliminate(w, 1)
+    assert w.sides[0].mark == 2 and w.sides[2].mark == 0  # RULING (fallen mark)
+    assert w.actor != OVER  # two gates still stand
+
+
+def test_event_repairs_never_raise_a_gate_above_its_start():
+    rules = rules_for(2)
+    w = _Work(rules.initial_state(0))
+    w.wave, w.order = 2, (0, 1)
+    w.side(0, gate=10)
+    w.side(1, gate=7)
+    w.draw, w.actor = "event", CHANCE
+    rules._on_draw(w, "mending_winds")
+    assert [side.gate for side in w.sides] == [10, 8]  # RULING (events)

@@ -1523,9 +1523,50 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 lm["face"] = "hidden"
         for deck in ("event_deck", "market_deck", "earthscape_deck", "face_pool"):
             data[deck] = len(data[deck])
-        data["phase_name"] = s.phase
-        data["names"] = {f: self.faction_of[f].name for f in range(self.factions)}
+        data["board"] = self._board_view(s)
         return data
+
+    def _board_view(self, s: CloudspireState) -> dict[str, Any]:
+        """What a board needs beside the state: the map, the factions' numbers, and the stats
+        of everything on the map (from open information only)."""
+        cat = self.catalogue
+        wells = set(self.wells(s))
+        land = self.land(s.slots)
+        group_of, _ = self.groups(s.slots)
+        hexes = [{"hex": h, "group": group_of.get(h, ""), "ground": h in land,
+                  "sky": h not in land, "well": h in wells,
+                  "landmark": h in cat.map.landmarks, "slot": h in self.slots,
+                  "gate": self.gate_of_hex.get(h, -1)} for h in self.hexes]
+        factions = []
+        for f, side in enumerate(s.sides):
+            factions.append({
+                "faction": f, "name": self.faction_of[f].name, "bot": f in self.bots,
+                "gate_hex": self.gate_hexes[f], "source_cap": self.source_cap(side),
+                "income_next_wave": self.income(s.wave + 1) + self.bonus(side, "income"),
+                "limited_builds_left": self.numbers.limited_builds - side.limited_builds,
+                "influence": sorted(self.influence(s, f)),
+                "stack_size": len(side.stack)})
+        units = []
+        for u in s.units:
+            attack, health, movement, terrain = self.stats(u)
+            kind = cat.units[u.members[0]]
+            units.append({"hex": u.hex, "owner": u.owner, "name": kind.name,
+                          "hero": kind.hero, "attack": attack, "health": u.health,
+                          "full_health": health, "movement": movement, "terrain": terrain,
+                          "group": len(u.members)})
+        spires = [{"hex": sp.hex, "owner": sp.owner, "name": cat.spires[sp.kind].name,
+                   "range": 1 + sp.upgrades.count("R"), "dice": sp.upgrades.count("A"),
+                   "capacity": cat.spires[sp.kind].capacity} for sp in s.spires]
+        market = [{"slot": i, "id": chip, "name": cat.chips[chip].name,
+                   "type": cat.chips[chip].type, "cost": cat.chips[chip].cost}
+                  for i, chip in enumerate(s.market) if chip]
+        acting = (self.current_faction(s) if s.phase == "onslaught" and s.order
+                  and s.actor != OVER else s.actor)
+        return {"hexes": hexes, "factions": factions, "units": units, "spires": spires,
+                "market": market, "turn_of": acting,
+                "firing": s.firing[0] if s.firing else "",
+                "event_name": cat.events[s.event].name if s.event else "",
+                "spire_die": list(self.numbers.spire_die)}
 
     def determinize(self, s: CloudspireState, seat: int, rng: random.Random
                     ) -> CloudspireState:
