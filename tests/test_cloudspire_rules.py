@@ -697,3 +697,27 @@ def test_event_repairs_never_raise_a_gate_above_its_start():
     w.draw, w.actor = "event", CHANCE
     rules._on_draw(w, "mending_winds")
     assert [side.gate for side in w.sides] == [10, 8]  # RULING (events)
+
+
+# -- playtest hooks -------------------------------------------------------------------------------
+def test_hooks_measure_gates_by_wave_spending_losses_and_spire_kills():
+    results = aloftnb.simulate("cloudspire", players=2, bots="greedy", games=4, seed=1,
+                               workers=1, progress=False)
+    assert (results["error"] == "").all()
+    for column in ("gate_0_wave_1", "gate_1_wave_1", "spent_market", "spent_build",
+                   "spent_onslaught", "units_lost", "spire_kills"):
+        assert column in results.columns
+    assert (results["spent_build"] > 0).all()
+    assert results["spent_market"].sum() > 0  # the greedy bot buys at the market
+    assert (results["gate_0_wave_1"] <= 10).all()
+
+
+def test_greedy_values_source_spent_well_over_source_held():
+    from aloftnb.games.cloudspire import metrics
+
+    rules = rules_for(2)
+    s = build_state(rules, source=3)
+    built = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
+    est = metrics.estimate(rules, s)
+    assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
