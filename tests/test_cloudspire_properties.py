@@ -4,7 +4,7 @@ Random decisions and drawn chance outcomes through the rules' fast path, over ev
 every state the dict form round-trips (so check_state passes); every unit is accounted for (in a
 barracks, a stack or on the map, or defeated); Source stays within each faction's cap; gates only
 go down during an onslaught; cards only leave their decks; pieces never share a hex; and a
-seat's view never shows another seat's stack below its top.
+seat's view never shows another seat's stack below its top; rounds never go back.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ def units_held(rules, s, f):
 def check(rules, before, action, after):
     data = rules.state_to_dict(after)
     assert rules.state_from_dict(data) == after
+    # rounds never go back, through the waves (pettingzoo's max_cycles reads them); rounds
+    # without a decision pass within one step
+    assert 0 <= rules.round(after) - rules.round(before) <= rules.round_limit
     for f in range(rules.factions):
         side, old = after.sides[f], before.sides[f]
         assert 0 <= side.source <= max(rules.source_cap(side), old.source)

@@ -109,6 +109,7 @@ class _Work:
     order: tuple[int, ...]
     turn: int
     round: int
+    rounds_played: int
     stage: str
     marched: bool
     slots: tuple[str, ...]
@@ -279,7 +280,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         landmarks = tuple(Landmark(h, "", False, 0, (False,) * self.factions, False, False)
                           for h in cat.map.landmarks)
         s = CloudspireState(
-            wave=1, phase="event", actor=0, order=(), turn=0, round=0, stage="",
+            wave=1, phase="event", actor=0, order=(), turn=0, round=0, rounds_played=0, stage="",
             marched=False, sides=tuple(sides), units=(), spires=(), landmarks=landmarks,
             slots=(EMPTY,) * len(self.slots), event="", event_deck=cat.deck(cat.events),
             market_deck=cat.deck(cat.chips), market=(EMPTY,) * self.market_slots,
@@ -301,8 +302,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return s.phase
 
     def round(self, s: CloudspireState) -> int:
-        """Onslaught rounds counted through the game, so it never goes back between waves."""
-        return (s.wave - 1) * (self.round_limit + 1) + max(1, min(s.round, self.round_limit + 1))
+        """Onslaught rounds counted through the game (the phases before an onslaught belong to
+        its first round), so every faction has acted in a round before the next begins."""
+        return s.rounds_played + max(1, s.round)
 
     def scores(self, s: CloudspireState) -> dict[int, float]:
         return {seat: float(s.sides[seat].gate) for seat in range(self.players)}
@@ -1349,6 +1351,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if w.wave >= self.waves:
             self._finish(w)
             return
+        w.rounds_played += max(1, w.round)
         w.wave += 1
         self._begin_wave(w)
 
@@ -1417,7 +1420,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 s.actor != s.order[s.turn]):
             return "the onslaught's actor is the faction whose turn it is"
         if not 0 <= s.round <= self.round_limit or (s.actor != OVER and (s.round == 0) != (
-                s.phase != "onslaught")):
+                s.phase != "onslaught")) or not 0 <= s.rounds_played <= self.waves * (
+                self.round_limit):
             return f"round must be 1..{self.round_limit} in the onslaught, 0 before"
         if s.actor == OVER and not s.reason:
             return "a finished game says why it ended"

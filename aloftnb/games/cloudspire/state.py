@@ -101,6 +101,7 @@ class CloudspireState:
     order: tuple[int, ...]  # this wave's turn order (factions)
     turn: int  # index into `order` of the faction whose turn it is
     round: int  # onslaught round (0 before the onslaught)
+    rounds_played: int  # onslaught rounds of the waves before this one
     stage: str  # onslaught stage of the current turn (STAGES)
     marched: bool  # the current faction's minions have moved this turn
     sides: tuple[Side, ...]
