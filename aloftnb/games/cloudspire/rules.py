@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ...core.action import Action
 from ...core.chance import CHANCE
 from ...core.options import Option, int_between
+from ...core.records import record_to_dict
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
@@ -170,6 +171,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     action_class = CloudspireAction
     action_types = CHANCE_TYPES + DECISION_TYPES
     state_class = CloudspireState
+    derived_keys = ("board",)  # worked out from the rest (the map, stats); Match.edit drops it
     encoding = "aloftnb.games.cloudspire.encoding"
     option_spec: ClassVar[dict[str, Option]] = {
         "waves": Option("waves", 4, "waves in the game", check=int_between(1, 8)),
@@ -346,7 +348,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return self.numbers.source_cap + self.bonus(side, "source_cap")
 
     def _faction(self, side: Side) -> Any:
-        return next(f for f in self.catalogue.factions if f.id == side.faction)
+        for faction in self.catalogue.factions:
+            if faction.id == side.faction:
+                return faction
+        raise KeyError(f"the catalogue has no faction {side.faction!r:.40}")
 
     def opposed(self, a: int, b: int) -> bool:
         return b not in self._allies[a]
@@ -1517,6 +1522,16 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return {"event": s.event_deck, "market": s.market_deck,
                 "earthscape": s.earthscape_deck, "face": s.face_pool}.get(s.draw, ())
 
+    def state_to_dict(self, s: CloudspireState) -> dict[str, Any]:
+        data = record_to_dict(s)
+        data["board"] = self._board_view(s)
+        return data
+
+    def state_from_dict(self, data: Any) -> CloudspireState:
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "board"}  # worked out, not read
+        return super().state_from_dict(data)
+
     def view(self, s: CloudspireState, seat: int | None) -> dict[str, Any]:
         data = self.state_to_dict(s)
         for f, side in enumerate(data["sides"]):
@@ -1527,7 +1542,6 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 lm["face"] = "hidden"
         for deck in ("event_deck", "market_deck", "earthscape_deck", "face_pool"):
             data[deck] = len(data[deck])
-        data["board"] = self._board_view(s)
         return data
 
     def _board_view(self, s: CloudspireState) -> dict[str, Any]:
@@ -1598,6 +1612,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 landmarks[i] = edit(landmarks[i], face=face)
             pool = tuple(sorted(faces[len(unseen):]))
         return edit(s, sides=tuple(sides), landmarks=tuple(landmarks), face_pool=pool)
+
+    def render_svg(self, view: dict[str, Any], **options: Any) -> str:
+        from .drawing import draw_board
+
+        return draw_board(self, view)
 
     # -- parsing -------------------------------------------------------------------------------
     def parse_action(self, data: Any) -> CloudspireAction:
