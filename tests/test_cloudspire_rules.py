@@ -721,3 +721,14 @@ def test_greedy_values_source_spent_well_over_source_held():
     assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
     est = metrics.estimate(rules, s)
     assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
+
+
+def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():
+    rules = rules_for(1, mode="solo")
+    s = rules.initial_state(0)
+    s = s._replace(sides=(s.sides[0], edit(s.sides[1], mark=0)))
+    nearer = [A("move", at="0,1", to="0,2"), A("move", at="0,1", to="0,0"), A("end_move")]
+    assert rules.bot_choice(s, nearer) == A("move", at="0,1", to="0,0")
+    farther = [A("move", at="0,1", to="0,2"), A("end_move")]
+    assert rules.bot_choice(s, farther) == A("end_move")
+    assert rules.bot_choice(s, [A("buy", slot=0), A("pass")]) == A("pass")

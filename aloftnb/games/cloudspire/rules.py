@@ -675,18 +675,24 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     def bot_choice(self, s: CloudspireState, actions: list[CloudspireAction]
                    ) -> CloudspireAction:
         """The bot faction's fixed priorities: build spires and upgrade, deploy every minion it
-        can, march, fire at the first target, attack whenever it can; never buy or explore."""
+        can, march, then move each hero as near its mark as it can, fire at the first target,
+        attack whenever it can; never buy at the market or explore."""
+        moves = [a for a in actions if a.type == "move"]
+        if moves and not any(a.type in ("construct", "upgrade", "march") for a in actions):
+            side = s.sides[s.actor]
+            dist = self.mark_distance(s.slots, "land", self.gate_hexes[max(side.mark, 0)])
+            best = min(moves, key=lambda a: (dist.get(a.to, FAR), self.hex_index[a.to]))
+            forced = all(a.at == self.gate_hexes[s.actor] for a in moves) and not any(
+                a.type == "end_move" for a in actions)
+            if forced or dist.get(best.to, FAR) < dist.get(best.at, FAR):
+                return best
         prefer = ("target", "reveal", "construct", "upgrade", "mark", "deploy", "march",
                   "attack", "end_move", "end_explore", "ready", "end_turn", "pass", "leave")
         for kind in prefer:
             for act in actions:
                 if act.type == kind and not (kind == "deploy" and act.group):
                     return act
-        if actions[0].type == "move":  # a forced hero move: the hex nearest its mark
-            side = s.sides[s.actor]
-            dist = self.mark_distance(s.slots, "land", self.gate_hexes[max(side.mark, 0)])
-            return min(actions, key=lambda a: (dist.get(a.to, FAR), self.hex_index[a.to]))
-        return actions[-1]
+        return moves[0] if moves else actions[-1]
 
     def _apply_one(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
         w = _Work(s)
