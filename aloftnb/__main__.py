@@ -140,7 +140,7 @@ def bench_fast_path(seconds: float) -> None:
               actions_per_s=round(steps / elapsed))
 
 
-ADAPTER_GAMES = (("balloons", 3), ("alu", 2), ("commodores", 3))
+ADAPTER_GAMES = (("balloons", 3), ("alu", 2), ("commodores", 3), ("cloudspire", 2))
 
 
 def bench_adapters(seconds: float) -> None:
