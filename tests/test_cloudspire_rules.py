@@ -223,6 +223,7 @@ def test_earthscapes_are_placed_on_an_empty_slot_and_become_ground():
     assert {a.at for a in places} == set(rules.slots)  # RULING: any empty slot
     s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
     assert s.slots[rules.slots.index("-1,-1")] == "shard_isle"
+    assert rules.current_player(s) == 1  # RULING: a spire on it waits for a later build turn
     assert "-1,-1" in rules.land(s.slots) and "-1,-1" in rules.wells(s)
 
 

@@ -25,8 +25,8 @@ from ...core.records import record_to_dict
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
-from ..commodores.geometry import DIRECTIONS, geometry, space_name
-from .catalogue import Catalogue, UnitKind, load_catalogue
+from ..commodores.geometry import geometry
+from .catalogue import Catalogue, load_catalogue
 from .state import (
     DRAWS,
     EMPTY,
@@ -485,7 +485,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def _placements(self, s: Any, f: int) -> list[CloudspireAction]:
         held = sorted(set(s.sides[f].earthscapes))
-        # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map.
+        # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map; a
+        # spire on it waits for a later build turn.
         return [A("place", earthscape=e, at=h) for e in held
                 for h, filled in zip(self.slots, s.slots) if not filled]
 
@@ -1680,4 +1681,4 @@ def _bfs(start: str, ground: frozenset[str], neighbours: dict[str, tuple[str, ..
     return dist
 
 
-__all__ = ["CloudspireAction", "CloudspireRules", "UnitKind", "DIRECTIONS", "space_name"]
+__all__ = ["CloudspireAction", "CloudspireRules"]
