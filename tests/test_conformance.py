@@ -41,6 +41,12 @@ CONFIGS = [
     ("commodores", 3, {}),
     ("commodores", 2, {"two_players": True, "radius": 3, "turn_limit": 6}),
     ("commodores", 5, {}),
+    ("cloudspire", 2, {}),
+    ("cloudspire", 3, {}),
+    ("cloudspire", 4, {"waves": 2}),
+    ("cloudspire", 2, {"variant": "simplified", "waves": 3}),
+    ("cloudspire", 1, {"mode": "solo"}),
+    ("cloudspire", 3, {"mode": "cooperative", "waves": 2}),
     ("harbour", 1, {}),
     ("harbour", 3, {"rounds": 6}),
 ]

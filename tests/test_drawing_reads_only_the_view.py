@@ -15,7 +15,8 @@ import aloftnb
 
 GAMES = [("balloons", {"players": 3}), ("balloons", {"players": 2, "edition": "choice"}),
          ("balloons", {"players": 1, "mode": "solo"}), ("alu", {"players": 2}),
-         ("commodores", {"players": 3})]
+         ("commodores", {"players": 3}), ("cloudspire", {"players": 2}),
+         ("cloudspire", {"players": 1, "mode": "solo"})]
 
 
 def views_along_random_games(game, options, games=3):
@@ -43,7 +44,7 @@ def test_a_drawing_needs_nothing_but_the_view(game, options):
     assert seen_wind == (options.get("edition") == "choice")
 
 
-@pytest.mark.parametrize("game", ["balloons", "alu", "commodores"])
+@pytest.mark.parametrize("game", ["balloons", "alu", "commodores", "cloudspire"])
 def test_drawing_modules_import_no_rule_functions(game):
     drawing = importlib.import_module(f"aloftnb.games.{game}.drawing")
     rules_module = importlib.import_module(f"aloftnb.games.{game}.rules")

@@ -33,8 +33,11 @@ GAMES = [
     ("balloons", 1, {"mode": "solo"}),
     ("alu", 2, {}),
     ("commodores", 3, {}),
+    ("cloudspire", 2, {}),
+    ("cloudspire", 2, {"mode": "cooperative", "waves": 2}),
 ]
-GAME_IDS = ["balloons-fixed", "balloons-choice", "balloons-solo", "alu", "commodores"]
+GAME_IDS = ["balloons-fixed", "balloons-choice", "balloons-solo", "alu", "commodores",
+            "cloudspire", "cloudspire-coop"]
 
 # Values that have broken readers before: near-ints of the wrong type, huge and odd numbers.
 ODD = st.sampled_from([1.0, -0.0, True, False, np.int64(1), np.float64(2.0), 10**20, -1,

@@ -32,6 +32,8 @@ CONFIGS = [
     ("alu", 2, {"columns": 4, "rows": 3, "construction": 8, "iron": 3}),
     ("commodores", 3, {}),
     ("commodores", 2, {"two_players": True, "radius": 3, "turn_limit": 6}),
+    ("cloudspire", 2, {}),
+    ("cloudspire", 3, {"mode": "cooperative", "waves": 2}),
     ("harbour", 1, {}),
     ("harbour", 3, {"rounds": 6}),
 ]

@@ -509,6 +509,36 @@ def test_a_record_reader_names_a_missing_field_and_refuses_non_dicts():
         RecordRules(2).state_from_dict([RECORD])
 
 
+@dataclass(frozen=True)
+class Piece:
+    owner: int
+    where: str
+
+
+@dataclass(frozen=True)
+class NestedState:
+    pieces: tuple[Piece, ...]
+    leader: Piece | None
+
+
+def test_records_nest_and_name_the_wrong_field_inside():
+    from aloftnb.core.records import record_from_dict, record_to_dict
+
+    state = NestedState((Piece(0, "a"), Piece(1, "b")), Piece(0, "a"))
+    data = record_to_dict(state)
+    assert data == {"pieces": [{"owner": 0, "where": "a"}, {"owner": 1, "where": "b"}],
+                    "leader": {"owner": 0, "where": "a"}}
+    assert record_from_dict(NestedState, data) == state
+    assert record_from_dict(NestedState, {**data, "leader": None}).leader is None
+    with pytest.raises(InvalidState, match=r"pieces\[1\].owner must be a whole number"):
+        record_from_dict(NestedState, {**data, "pieces": [data["pieces"][0],
+                                                          {"owner": "1", "where": "b"}]})
+    with pytest.raises(InvalidState, match=r"pieces\[0\] has no 'where'"):
+        record_from_dict(NestedState, {**data, "pieces": [{"owner": 0}]})
+    with pytest.raises(InvalidState, match=r"leader must be a dict"):
+        record_from_dict(NestedState, {**data, "leader": [0, "a"]})
+
+
 # -- chance steps and phases on a board -----------------------------------------------------------
 def test_the_designer_view_offers_each_outcome_and_a_draw_and_plays_them(front_end):
     match = harbour(auto_chance=False)

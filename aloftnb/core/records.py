@@ -6,8 +6,9 @@ are plain values and sets `state_class` on its rules; `Rules.state_to_dict` and
 is a whole number, never 1.0 or True) and names the field that is wrong. The game adds its own
 invariants in `Rules.check_state`.
 
-Field types understood: int, float, bool, str, `X | None` of those, and `tuple[X, ...]` of those
-(a list in the dict form).
+Field types understood: int, float, bool, str, `X | None` of those, `tuple[X, ...]` of those
+(a list in the dict form), and other frozen dataclasses of such fields (a dict in the dict form),
+so a state can nest records (a unit, a spire) and lists of them.
 """
 
 from __future__ import annotations
@@ -30,22 +31,29 @@ def record_to_dict(state: Any) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return record_to_dict(value)
+    return value
 
 
-def record_from_dict(cls: type, data: Any) -> Any:
+def record_from_dict(cls: type, data: Any, where: str = "") -> Any:
     """A `cls` instance from its dict form, or InvalidState naming the wrong field."""
     if not isinstance(data, dict):
-        raise InvalidState(f"a state must be a dict, not {type(data).__name__}")
+        what = f"{where} must be a dict" if where else "a state must be a dict"
+        raise InvalidState(f"{what}, not {type(data).__name__}")
+    prefix = f"{where}." if where else ""
     hints = typing.get_type_hints(cls)
     names = [f.name for f in dataclasses.fields(cls)]
     unknown = sorted((k for k in data if k not in names), key=str)
     if unknown:
-        raise InvalidState(f"unknown key {unknown[0]!r} in the state (keys: {', '.join(names)})")
+        inside = f"in {where}" if where else "in the state"
+        raise InvalidState(f"unknown key {unknown[0]!r} {inside} (keys: {', '.join(names)})")
     missing = [name for name in names if name not in data]
     if missing:
-        raise InvalidState(f"the state has no {missing[0]!r}")
-    values = {name: _read(hints[name], data[name], name) for name in names}
+        raise InvalidState(f"{where or 'the state'} has no {missing[0]!r}")
+    values = {name: _read(hints[name], data[name], prefix + name) for name in names}
     return cls(**values)
 
 
@@ -68,6 +76,8 @@ def _read(kind: Any, value: Any, name: str) -> Any:
         if len(args) != len(value):
             raise InvalidState(f"{name} must hold {len(args)} values, not {len(value)}")
         return tuple(_read(a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+        return record_from_dict(kind, value, name)
     if kind is bool:
         if not isinstance(value, bool):
             raise InvalidState(f"{name} must be true or false, not {value!r:.60}")

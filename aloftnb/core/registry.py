@@ -136,4 +136,6 @@ register("aloftnb.games.alu.rules:AluRules", name="alu",
 register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
          board="aloftnb.games.commodores.board:GameBoard",
          hooks="aloftnb.games.commodores.metrics")
+register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
+         hooks="aloftnb.games.cloudspire.metrics")
 BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call

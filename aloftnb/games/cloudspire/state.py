@@ -1,0 +1,143 @@
+"""The Cloudspire state: frozen dataclass records (their dict form and checked reader come from
+aloftnb.core.records), and the fast copy-and-change helper the rules use.
+
+Hexes are named "q,r" (commodores' axial coordinates). A faction is numbered by its place at the
+table: factions 0..players-1 are the seats; in solo and cooperative games the factions after them
+are played by the rules themselves (see rules.py, RULING on bot factions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+from ...core.chance import CHANCE
+from ...core.records import record_to_dict
+
+OVER = -2  # `actor` once the game is over (CHANCE, -1, marks a chance step)
+PHASES = ("event", "income", "market", "build", "prep", "onslaught")
+STAGES = ("", "move", "fire", "explore", "attack")
+DRAWS = ("", "event", "market", "earthscape", "face", "die")
+EMPTY = ""  # an empty market slot, earthscape offer or slot
+
+T = TypeVar("T")
+
+
+def edit(record: T, **changes: Any) -> T:
+    """A copy of a frozen record with some fields changed (a fast dataclasses.replace: the
+    records hold plain values, so no __post_init__ or checks are skipped)."""
+    new = object.__new__(type(record))
+    new.__dict__.update(record.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Band:
+    """A hero, a minion, or a group of minions: in play on a hex or in a deployment stack."""
+
+    owner: int
+    members: tuple[str, ...]  # unit kind ids, top first: a group acts as its top minion
+    health: int  # health chips under the band (a group's are the top minion's)
+    hex: str  # "" while in the deployment stack
+    level: int  # heroes: level index (0 = first)
+    equipment: str  # heroes: equipment id under the chip, or ""
+    moved: bool  # this turn
+    attacked: bool  # this turn
+    struck: bool  # attacked already this turn (only the first attack draws retaliation)
+
+
+@dataclass(frozen=True)
+class Spire:
+    owner: int
+    kind: str
+    hex: str
+    upgrades: str  # "A" attack, "R" range, "F" fortification; bottom first
+
+
+@dataclass(frozen=True)
+class Landmark:
+    hex: str
+    face: str  # "" until the first exploration draws it
+    revealed: bool
+    health: int  # a revealed face with health: what is left (0: none or defeated)
+    known: tuple[bool, ...]  # per faction: has looked at the face
+    explored: bool  # explored during the current turn
+    struck: bool  # attacked already this turn
+
+
+@dataclass(frozen=True)
+class Side:
+    """One faction's holdings and this wave's choices."""
+
+    faction: str  # faction id in the catalogue
+    source: int
+    gate: int  # fortress gate health (0: defeated, the faction is out)
+    barracks: tuple[int, ...]  # per unit kind (rules.unit_ids): copies available
+    hero_levels: tuple[int, ...]  # per unit kind: a hero's level, kept between waves
+    spire_stock: tuple[int, ...]  # per spire kind (rules.spire_ids): spires not on the map
+    equipment: tuple[str, ...]  # equipment held, not under a hero (sorted)
+    earthscapes: tuple[str, ...]  # bought, not yet placed (sorted)
+    advancements: tuple[int, ...]  # per fortress structure: advancements bought
+    mark: int  # the faction whose gate is this wave's mark (-1: not declared)
+    command: int  # command points left this wave
+    heroes: int  # heroes selected this wave
+    stack: tuple[Band, ...]  # the deployment stack, top first
+    done: bool  # market, build or prep: this faction has finished the phase
+    earthscape_bought: bool  # this wave
+    limited_builds: int  # used during this wave's onslaught
+    spent: tuple[int, ...]  # Source spent in the market, build and onslaught phases
+    units_lost: int
+    spire_kills: int  # units its spires defeated
+    gate_damage: int  # damage dealt to opposing gates
+    gate_history: tuple[int, ...]  # gate health after each wave
+
+
+@dataclass(frozen=True)
+class CloudspireState:
+    wave: int  # 1..waves
+    phase: str  # one of PHASES
+    actor: int  # faction to act, CHANCE, or OVER
+    order: tuple[int, ...]  # this wave's turn order (factions)
+    turn: int  # index into `order` of the faction whose turn it is
+    round: int  # onslaught round (0 before the onslaught)
+    rounds_played: int  # onslaught rounds of the waves before this one
+    stage: str  # onslaught stage of the current turn (STAGES)
+    marched: bool  # the current faction's minions have moved this turn
+    sides: tuple[Side, ...]
+    units: tuple[Band, ...]  # bands on the map
+    spires: tuple[Spire, ...]
+    landmarks: tuple[Landmark, ...]
+    slots: tuple[str, ...]  # per earthscape slot: the earthscape placed there, or ""
+    event: str  # this wave's event ("" in wave 1 or the simplified variant)
+    event_deck: tuple[str, ...]  # events not yet drawn (sorted: draws are chance steps)
+    market_deck: tuple[str, ...]
+    market: tuple[str, ...]  # face-up chips, players + 1 slots ("" empty)
+    earthscape_deck: tuple[str, ...]
+    earthscape_offer: str
+    face_pool: tuple[str, ...]  # landmark faces not yet drawn
+    draw: str  # what the pending chance step draws (DRAWS)
+    refills: tuple[int, ...]  # market slots to refill (-1: the earthscape offer)
+    firing: tuple[str, ...]  # hexes of spires still to fire this stage; the first fires now
+    target: str  # hex of the firing spire's target ("" while its owner chooses)
+    dice: int  # dice left to roll for the firing spire
+    damage: int  # damage rolled so far by the firing spire
+    exploring: int  # landmark whose face the actor looks at (-1: none)
+    winners: tuple[int, ...]  # once over
+    reason: str  # once over
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON data (what `rules.state_to_dict` gives)."""
+        return record_to_dict(self)
+
+    def _replace(self, **changes: Any) -> CloudspireState:
+        """A copy with some fields changed, unchecked (named-tuple style, for notebooks and
+        tests; `match.set_state` checks it)."""
+        return edit(self, **changes)
+
+
+CloudspireState._fields = tuple(f.name for f in fields(CloudspireState))  # type: ignore[attr-defined]
+
+
+__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "STAGES", "Band", "CloudspireState",
+           "Landmark", "Side", "Spire", "edit"]

@@ -1,0 +1,735 @@
+"""Cloudspire rule scenarios: one test per rule and per RULING (docs/rules/cloudspire.md).
+
+Scenarios are built on the shipped learning map (2 players: faction 0, the Emberwrights, has its
+gate at 0,-3; faction 1, the Mistveil, at 0,3; the straight road between them runs along q=0).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import aloftnb
+from aloftnb import CHANCE
+from aloftnb.core.registry import make_rules
+from aloftnb.errors import IllegalAction, InvalidOptions
+from aloftnb.games.cloudspire.rules import CloudspireAction as A
+from aloftnb.games.cloudspire.rules import _Work
+from aloftnb.games.cloudspire.state import OVER, Band, Spire, edit
+
+
+def rules_for(players: int = 2, **options):
+    return make_rules("cloudspire", players, **options)
+
+
+def band(rules, owner: int, *members: str, at: str = "", health: int | None = None,
+         level: int = 0) -> Band:
+    full = rules.catalogue.units[members[0]].levels[level].health
+    return Band(owner, tuple(members), full if health is None else health, at, level, "",
+                False, False, False)
+
+
+def onslaught(rules, *, units=(), spires=(), stacks=None, marks=None, gates=None, source=0,
+              wave=1):
+    """The start of faction 0's first onslaught turn: the last seat readies its stack. With no
+    Source there is no limited build to offer, so a lone march is played by the rules."""
+    n = rules.factions
+    s = rules.initial_state(0)
+    marks = marks or tuple(1 if f == 0 else 0 for f in range(n))
+    sides = []
+    for f, side in enumerate(s.sides):
+        sides.append(edit(side, source=source, mark=marks[f], done=f < n - 1,
+                          stack=tuple((stacks or {}).get(f, ())),
+                          gate=(gates or {}).get(f, side.gate)))
+    s = s._replace(wave=wave, phase="prep", order=tuple(range(n)), turn=n - 1, actor=n - 1,
+                   draw="", refills=(), sides=tuple(sides), units=tuple(units),
+                   spires=tuple(spires))
+    rules.check_state(s)
+    return rules.apply(s, A("ready"))
+
+
+def at(s, hex_):
+    return next((u for u in s.units if u.hex == hex_), None)
+
+
+def unit(s, kind):
+    """The band whose top unit is of that kind (units move on once a turn ends)."""
+    return next((u for u in s.units if u.members[0] == kind), None)
+
+
+def march(rules, s):
+    """Play the march when the seat could still do something else first."""
+    return rules.apply(s, A("march")) if A("march") in rules.legal_actions(s) else s
+
+
+def force(rules, s, outcome):
+    assert rules.current_player(s) == CHANCE
+    assert outcome in rules.legal_actions(s)
+    return rules.apply(s, outcome)
+
+
+def draw_all(rules, s, rng=None):
+    rng = rng or random.Random(0)
+    while rules.current_player(s) == CHANCE:
+        s = rules.apply(s, rules.sample_chance(s, rng))
+    return s
+
+
+# -- set-up, waves and phases ----------------------------------------------------------------------
+def test_new_match_starts_in_the_market_of_wave_1_without_an_event():
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    rules = match.rules
+    assert rules.phases == ("event", "income", "market", "build", "prep", "onslaught")
+    s = rules.initial_state(1)
+    assert (s.wave, s.phase, s.event, s.draw) == (1, "market", "", "market")
+    assert s.refills == (0, 1, 2, -1)  # players + 1 chips, then the earthscape
+    # wave 1 income; RULING (first-player edge): the second seat starts with 1 more
+    assert [side.source for side in s.sides] == [5, 6]
+    assert [side.command for side in s.sides] == [5, 5]
+    assert [side.gate for side in s.sides] == [10, 10]
+
+
+def test_income_follows_the_wave_adds_advancements_and_stops_at_the_cap():
+    rules = rules_for(2, variant="simplified")
+    assert [rules.income(w) for w in (1, 2, 3, 4, 5, 6)] == [5, 7, 9, 11, 13, 15]
+    s = rules.initial_state(0)
+    w = _Work(s)
+    w.side(0, source=18, advancements=(1, 0, 0))  # Foundry I: +1 income
+    w.side(1, source=3)
+    w.wave = 2
+    rules._income(w)
+    assert w.sides[0].source == 20  # 18 + 7 + 1, capped at 20
+    assert w.sides[1].source == 10
+    w.side(0, source=18, advancements=(1, 1, 0))  # Coffers I raises the cap by 3
+    rules._income(w)
+    assert w.sides[0].source == 23
+
+
+def test_an_event_is_drawn_from_wave_2_and_the_simplified_variant_has_none():
+    for variant, first in (("standard", "event"), ("simplified", "build")):
+        rules = rules_for(2, variant=variant)
+        w = _Work(rules.initial_state(0))
+        w.wave = 2
+        rules._begin_wave(w)
+        assert w.phase == first
+        if variant == "standard":
+            assert w.actor == CHANCE and w.draw == "event"
+            s = rules.apply(w.freeze(), A("draw", card="source_surge"))
+            assert s.event == "source_surge" and s.phase == "market"
+            assert [side.source for side in s.sides] == [5 + 2 + 7, 6 + 2 + 7]  # event, income
+
+
+def test_market_turns_buy_or_pass_once_and_each_purchase_is_refilled_by_chance():
+    rules = rules_for(2)
+    s = rules.initial_state(0)
+    for card in ("skyhook_raider", "salvage_spire", "gale_cloak"):
+        s = force(rules, s, A("draw", card=card))
+    s = force(rules, s, A("draw", card="shard_isle"))
+    assert s.market == ("skyhook_raider", "salvage_spire", "gale_cloak")
+    assert rules.current_player(s) == 0
+    assert A("buy", slot=0) in rules.legal_actions(s)
+    s = rules.apply(s, A("buy", slot=0))
+    assert s.sides[0].source == 3
+    assert s.sides[0].barracks[rules.unit_index["skyhook_raider"]] == 1
+    assert s.draw == "market" and s.refills == (0,)  # the slot is refilled by a chance step
+    s = force(rules, s, A("draw", card="rivet_hammer"))
+    assert s.market[0] == "rivet_hammer" and rules.current_player(s) == 1
+    s = rules.apply(s, A("buy_earthscape"))  # 2 Source; the offer refills
+    assert s.sides[1].earthscapes == ("shard_isle",) and s.draw == "earthscape"
+    s = draw_all(rules, s)
+    # RULING (market turns): one turn each, so the market ends after both seats acted
+    assert s.phase == "build"
+
+
+def test_the_market_is_refreshed_from_wave_2():
+    rules = rules_for(2)
+    w = _Work(rules.initial_state(0))
+    w.market, w.earthscape_offer, w.wave = ("ward_plate", "gale_cloak", "rivet_hammer"), \
+        "shard_isle", 2
+    rules._begin_market(w)
+    assert w.market == ("", "", "") and w.earthscape_offer == ""
+    assert w.refills == (0, 1, 2, -1) and w.actor == CHANCE
+
+
+def test_only_one_earthscape_a_wave():
+    rules = rules_for(2)
+    s = draw_all(rules, rules.initial_state(0))
+    s = s._replace(sides=(edit(s.sides[0], earthscape_bought=True), s.sides[1]))
+    assert A("buy_earthscape") not in rules.legal_actions(s)
+
+
+# -- build ----------------------------------------------------------------------------------------
+def build_state(rules, source=20):
+    s = rules.initial_state(0)
+    sides = tuple(edit(side, source=source) for side in s.sides)
+    return s._replace(phase="build", order=(0, 1), turn=0, actor=0, draw="", refills=(),
+                      sides=sides)
+
+
+def test_spires_go_on_wells_within_influence_which_spires_extend():
+    rules = rules_for(2)
+    s = build_state(rules)
+    spots = {a.at for a in rules.legal_actions(s) if a.type == "construct"}
+    assert spots == {"1,-2", "-2,0"}  # islands next to the gate at 0,-3
+    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    assert s.sides[0].source == 17
+    assert s.spires == (Spire(0, "bellows_spire", "1,-2", "AR"),)  # starting upgrades
+    s = rules.apply(s, A("pass"))  # faction 1 passes; faction 0 builds on
+    spots = {a.at for a in rules.legal_actions(s) if a.type == "construct"}
+    assert {"1,-1", "-1,1"} <= spots  # Heartrock neighbours the island holding the spire
+
+
+def test_upgrade_costs_and_capacity():
+    rules = rules_for(2)
+    s = build_state(rules)._replace(spires=(Spire(0, "bellows_spire", "1,-2", "AR"),))
+    s = rules.apply(s, A("upgrade", at="1,-2", kind="A"))  # 3 upgrades after: costs 3
+    assert s.sides[0].source == 17 and s.spires[0].upgrades == "ARA"
+    s = rules.apply(s, A("pass"))
+    s = rules.apply(s, A("upgrade", at="1,-2", kind="F"))  # fortification: 2
+    assert s.sides[0].source == 15 and s.spires[0].upgrades == "ARAF"
+    assert not [a for a in rules.legal_actions(s) if a.type == "upgrade"]  # capacity 4
+
+
+def test_fortress_advancements_are_bought_in_order():
+    rules = rules_for(2)
+    s = build_state(rules)
+    assert A("advance", structure="foundry") in rules.legal_actions(s)
+    s = rules.apply(s, A("advance", structure="bulwark"))
+    assert s.sides[0].gate == 12 and s.sides[0].advancements == (0, 0, 1)
+    s = rules.apply(s, A("pass"))
+    s = rules.apply(s, A("advance", structure="bulwark"))
+    assert s.sides[0].advancements == (0, 0, 2) and s.sides[0].source == 20 - 3 - 4
+    assert A("advance", structure="bulwark") not in rules.legal_actions(rules.apply(
+        s, A("pass")))
+
+
+def test_build_turns_go_round_until_everybody_has_passed():
+    rules = rules_for(2)
+    s = build_state(rules)
+    s = rules.apply(s, A("pass"))
+    assert rules.current_player(s) == 1
+    s = rules.apply(s, A("advance", structure="wellspring"))
+    assert rules.current_player(s) == 1  # faction 0 has passed: faction 1 goes on alone
+    s = rules.apply(s, A("pass"))
+    assert s.phase == "prep"
+
+
+def test_earthscapes_are_placed_on_an_empty_slot_and_become_ground():
+    rules = rules_for(2)
+    s = build_state(rules)
+    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle",)), s.sides[1]))
+    places = [a for a in rules.legal_actions(s) if a.type == "place"]
+    assert {a.at for a in places} == set(rules.slots)  # RULING: any empty slot
+    s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
+    assert s.slots[rules.slots.index("-1,-1")] == "shard_isle"
+    assert rules.current_player(s) == 1  # RULING: a spire on it waits for a later build turn
+    assert "-1,-1" in rules.land(s.slots) and "-1,-1" in rules.wells(s)
+
+
+# -- prep -----------------------------------------------------------------------------------------
+def prep_state(rules, wave=1, command=5):
+    s = rules.initial_state(0)
+    sides = tuple(edit(side, command=command, mark=1 - f) for f, side in enumerate(s.sides))
+    return s._replace(wave=wave, phase="prep", order=(0, 1), turn=0, actor=0, draw="",
+                      refills=(), sides=sides)
+
+
+def test_units_cost_command_points_and_wave_1_allows_one_hero():
+    rules = rules_for(2)
+    s = prep_state(rules)
+    legal = rules.legal_actions(s)
+    assert A("deploy", unit="forgemother", group=False) in legal
+    assert A("deploy", unit="cinder_warden", group=False) not in legal  # from wave 2
+    s = rules.apply(s, A("deploy", unit="forgemother", group=False))
+    assert not [a for a in rules.legal_actions(s) if a.type == "deploy"
+                and rules.catalogue.units[a.unit].hero]
+    s = rules.apply(s, A("deploy", unit="anvil_brute", group=False))
+    assert s.sides[0].command == 2
+    assert A("deploy", unit="anvil_brute", group=False) not in rules.legal_actions(s)
+
+
+def test_two_heroes_from_wave_2_and_merc_units_cost_no_command():
+    rules = rules_for(2)
+    s = prep_state(rules, wave=2, command=2)
+    barracks = list(s.sides[0].barracks)
+    barracks[rules.unit_index["skyhook_raider"]] = 1
+    s = s._replace(sides=(edit(s.sides[0], barracks=tuple(barracks)), s.sides[1]))
+    s = rules.apply(s, A("deploy", unit="forgemother", group=False))
+    s = rules.apply(s, A("deploy", unit="cinder_warden", group=False))  # costs 2
+    assert s.sides[0].command == 0 and s.sides[0].heroes == 2
+    assert A("deploy", unit="skyhook_raider", group=False) in rules.legal_actions(s)
+
+
+def test_groups_are_ordered_by_movement_and_keep_the_top_minions_health():
+    rules = rules_for(2)
+    s = prep_state(rules, command=9)
+    s = rules.apply(s, A("deploy", unit="anvil_brute", group=False))  # movement 1
+    assert A("deploy", unit="slagling", group=True) in rules.legal_actions(s)  # movement 2
+    s = rules.apply(s, A("deploy", unit="slagling", group=True))
+    assert s.sides[0].stack[0].members == ("anvil_brute", "slagling")
+    assert s.sides[0].stack[0].health == 5
+    s = rules.apply(s, A("deploy", unit="ember_kite", group=False))  # movement 3
+    assert A("deploy", unit="slagling", group=True) not in rules.legal_actions(s)  # 2 < 3
+
+
+def test_heroes_go_before_or_after_all_minions():
+    rules = rules_for(2)
+    s = prep_state(rules, command=9)
+    s = rules.apply(s, A("deploy", unit="slagling", group=False))
+    s = rules.apply(s, A("deploy", unit="forgemother", group=False))  # after the minions
+    assert not [a for a in rules.legal_actions(s) if a.type == "deploy"]
+    assert rules.legal_actions(s)[-1] == A("ready")
+
+
+def test_only_the_top_of_a_stack_is_open_and_determinize_keeps_the_view():
+    rules = rules_for(2)
+    s = prep_state(rules, command=9)
+    for unit in ("slagling", "ember_kite", "slagling", "anvil_brute"):
+        s = rules.apply(s, A("deploy", unit=unit, group=False))
+    s = rules.apply(s, A("ready"))
+    seen_by_1 = rules.view(s, 1)["sides"][0]["stack"]
+    assert seen_by_1[0]["members"] == ["slagling"] and seen_by_1[1:] == ["hidden"] * 3
+    assert len(rules.view(s, 0)["sides"][0]["stack"]) == 4
+    orders = set()
+    for seed in range(12):
+        world = rules.determinize(s, 1, random.Random(seed))
+        assert rules.view(world, 1) == rules.view(s, 1)
+        orders.add(tuple(b.members for b in world.sides[0].stack))
+    assert len(orders) > 1  # the hidden part really is resampled
+
+
+def test_the_mark_is_declared_only_when_there_is_a_choice():
+    rules = rules_for(3)
+    s = rules.initial_state(0)
+    s = s._replace(phase="prep", order=(0, 1, 2), turn=0, actor=0, draw="", refills=())
+    assert rules.legal_actions(s) == [A("mark", gate=1), A("mark", gate=2)]
+    rules2 = rules_for(2)
+    w = _Work(rules2.initial_state(0))
+    w.order = (0, 1)
+    rules2._begin_prep(w)
+    assert w.sides[0].mark == 1  # one opponent: declared for the seat
+
+
+# -- onslaught: movement --------------------------------------------------------------------------
+def test_minions_march_their_full_movement_toward_the_mark():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"),
+                                band(rules, 1, "murk_golem", at="1,2")])
+    assert at(s, "0,1").members == ("slagling",)  # two steps: 0,0 then 0,1
+
+
+def test_the_leading_minion_moves_first():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"),
+                                band(rules, 0, "slagling", at="0,0"),
+                                band(rules, 1, "murk_golem", at="2,1")])
+    assert at(s, "0,2") and at(s, "0,1")  # the leader went first, so the other could follow
+
+
+def test_a_blocked_minion_steps_sideways_then_on():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"),
+                                band(rules, 1, "murk_golem", at="0,0")])
+    # RULING (minion steps): 0,0 is taken, so sideways to the lower-numbered of 1,-1 and -1,0,
+    # then on to -1,1
+    assert at(s, "-1,1").owner == 0 and at(s, "0,-1") is None
+
+
+def test_a_minion_next_to_its_mark_stays_and_minions_leave_the_stack_top_first():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,2"),
+                                band(rules, 1, "murk_golem", at="2,1")],
+                  stacks={0: [band(rules, 0, "slagling"), band(rules, 0, "anvil_brute")]})
+    assert at(s, "0,2").owner == 0  # next to the gate at 0,3: it stays
+    assert at(s, "0,-1").members == ("slagling",)  # from the gate: 0,-2 then 0,-1
+    assert at(s, "0,-2").members == ("anvil_brute",)
+    assert s.sides[0].stack == ()
+
+
+def test_a_hero_on_top_of_minions_must_move_first():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 1, "murk_golem", at="2,1")],
+                  stacks={0: [band(rules, 0, "forgemother"), band(rules, 0, "slagling")]})
+    legal = rules.legal_actions(s)
+    assert A("march") not in legal
+    moves = [a for a in legal if a.type == "move"]
+    assert moves and all(a.at == "0,-3" for a in moves)
+    assert all(a.type in ("move", "construct", "upgrade") for a in legal)
+    s = rules.apply(s, A("move", at="0,-3", to="1,-3"))
+    assert at(s, "1,-3").members == ("forgemother",)
+
+
+def test_minions_displace_friendly_heroes():
+    rules = rules_for(2)
+    hero = edit(band(rules, 0, "forgemother", at="0,0"), moved=True)
+    s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
+                                             band(rules, 1, "murk_golem", at="2,1")]))
+    assert at(s, "0,1").members == ("slagling",)
+    assert at(s, "0,-1").members == ("forgemother",)  # swapped into the minion's hex
+
+
+def test_heroes_move_up_to_their_movement_within_their_terrain():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 1, "murk_golem", at="2,1")])
+    targets = {a.to for a in rules.legal_actions(s) if a.type == "move"}
+    assert "0,2" in targets and "0,-2" in targets and "1,1" not in targets  # 1,1 is sky
+    assert all(rules.neighbours for _ in targets)
+    assert "0,3" not in targets  # a gate hex
+
+
+def test_limited_builds_two_per_onslaught_before_anything_moves():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 1, "murk_golem", at="2,1")], source=20)
+    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    s = rules.apply(s, A("upgrade", at="1,-2", kind="A"))
+    assert s.sides[0].limited_builds == 2 and s.sides[0].spent == (0, 0, 6)
+    assert not [a for a in rules.legal_actions(s) if a.type in ("construct", "upgrade")]
+
+
+# -- onslaught: spires, exploration, attacks ------------------------------------------------------
+def test_spires_fire_with_one_die_per_attack_upgrade_and_rewards_go_to_their_owner():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1")],
+                  spires=[Spire(1, "haze_spire", "-1,1", "RA")])
+    assert at(s, "0,1") is not None and s.stage == "fire"
+    assert rules.chance_outcomes(s) == [(A("roll", pips=0), 1 / 6), (A("roll", pips=1), 2 / 6),
+                                        (A("roll", pips=2), 2 / 6), (A("roll", pips=3), 1 / 6)]
+    s = force(rules, s, A("roll", pips=2))
+    assert at(s, "0,1") is None  # 2 damage defeats the slagling
+    assert s.sides[1].source == 1 and s.sides[1].spire_kills == 1
+    assert s.sides[0].units_lost == 1
+
+
+def test_several_dice_are_several_chance_steps_and_their_damage_adds_up():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "anvil_brute", at="0,0"),
+                                band(rules, 1, "murk_golem", at="2,1")],
+                  spires=[Spire(1, "tidecaller_spire", "-1,1", "ARFAA")])
+    for pips in (2, 2):
+        s = force(rules, s, A("roll", pips=pips))
+    assert at(s, "0,1").health == 5  # not yet: three dice
+    s = force(rules, s, A("roll", pips=1))
+    assert at(s, "0,1") is None
+
+
+def test_the_spires_owner_chooses_among_several_targets():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,1"),
+                                band(rules, 0, "cinder_warden", at="-1,2"),
+                                band(rules, 1, "murk_golem", at="2,1")],
+                  spires=[Spire(1, "haze_spire", "-1,1", "RA")])
+    s = rules.apply(s, A("end_move"))
+    assert rules.current_player(s) == 1 and s.stage == "fire"
+    assert rules.legal_actions(s) == [A("target", at="0,1"), A("target", at="-1,2")]
+
+
+def test_spire_range_never_crosses_sky():
+    rules = rules_for(2)
+    slots = ("",) * len(rules.slots)
+    pairs = [(a, b) for a in rules.hexes for b in rules.hexes
+             if a in rules.land(slots) and b in rules.land(slots)
+             and _hex_distance(a, b) <= 2 < rules.range_distance(slots, a).get(b, 99)]
+    assert pairs  # the map has hexes near in the sky but far over ground
+    spire_hex, unit_hex = pairs[0]
+    assert unit_hex not in rules.walls and spire_hex not in rules.walls
+    s = rules.initial_state(0)._replace(
+        phase="onslaught", stage="move", round=1, order=(0, 1), turn=0, actor=0, draw="",
+        refills=(), units=(band(rules, 0, "forgemother", at=unit_hex),),
+        spires=(Spire(1, "haze_spire", spire_hex, "RA"),))
+    assert rules.fire_targets(s, spire_hex) == []  # range 2 counts ground steps only
+
+
+def _hex_distance(a: str, b: str) -> int:
+    (q1, r1), (q2, r2) = (tuple(map(int, h.split(","))) for h in (a, b))
+    return max(abs(q1 - q2), abs(r1 - r2), abs(q1 - q2 + r1 - r2))
+
+
+def test_exploring_draws_a_hidden_face_the_explorer_may_reveal():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,-2"),
+                                band(rules, 1, "murk_golem", at="2,1")])
+    s = rules.apply(s, A("end_move"))
+    assert A("explore", at="2,-2") in rules.legal_actions(s)
+    s = rules.apply(s, A("explore", at="2,-2"))
+    s = force(rules, s, A("draw", card="abandoned_cache"))
+    assert rules.view(s, 0)["landmarks"][0]["face"] == "abandoned_cache"
+    assert rules.view(s, 1)["landmarks"][0]["face"] == "hidden"
+    assert rules.legal_actions(s) == [A("reveal"), A("leave")]
+    revealed = rules.apply(s, A("reveal"))
+    assert revealed.sides[0].source == 3 and revealed.landmarks[0].revealed
+    left = rules.apply(s, A("leave"))
+    assert rules.view(left, 1)["landmarks"][0]["face"] == "hidden"
+    assert not left.landmarks[0].revealed
+    assert A("explore", at="2,-2") not in rules.legal_actions(left)  # once per turn
+
+
+def test_a_revealed_landmark_with_health_can_be_attacked_for_its_reward():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,-2"),
+                                band(rules, 1, "murk_golem", at="2,1")])
+    s = rules.apply(s, A("end_move"))
+    s = rules.apply(s, A("explore", at="2,-2"))
+    s = force(rules, s, A("draw", card="stone_sentinel"))
+    s = rules.apply(s, A("reveal"))
+    assert s.landmarks[0].health == 3 and s.stage == "attack"
+    s = rules.apply(s, A("attack", at="1,-2", target="2,-2"))
+    assert s.landmarks[0].health == 2  # the hero's attack is 1
+    assert at(s, "1,-2").health == 4  # the sentinel strikes back for 1
+
+
+def test_minions_must_attack_heroes_may():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "slagling", at="0,2"),
+                                band(rules, 1, "fogling", at="1,2"),
+                                band(rules, 0, "forgemother", at="0,0")])
+    s = rules.apply(s, A("end_move"))
+    legal = rules.legal_actions(s)
+    assert A("end_turn") not in legal and A("attack", at="0,2", target="1,2") in legal
+
+
+def test_retaliation_comes_only_the_first_time_a_unit_is_attacked_each_turn():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 0, "cinder_warden", at="1,0"),
+                                band(rules, 1, "murk_golem", at="0,1")])
+    s = rules.apply(s, A("end_move"))
+    s = rules.apply(s, A("attack", at="0,0", target="0,1"))
+    assert at(s, "0,1").health == 5 and at(s, "0,0").health == 3  # the golem hits back 2
+    s = rules.apply(s, A("attack", at="1,0", target="0,1"))
+    assert unit(s, "murk_golem").health == 4  # the turn is over and the golem marched on
+    assert unit(s, "cinder_warden").health == 4  # no second retaliation
+
+
+def test_a_defeated_group_minion_reveals_the_next_at_full_health_and_heroes_level_up():
+    rules = rules_for(2)
+    group = band(rules, 1, "murk_golem", "fogling", at="0,1", health=1)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"), group])
+    s = rules.apply(s, A("end_move"))
+    s = rules.apply(s, A("attack", at="0,0", target="0,1"))
+    assert unit(s, "fogling").members == ("fogling",) and unit(s, "fogling").health == 2
+    assert s.sides[0].source == 2  # the golem's reward
+    hero = unit(s, "forgemother")
+    assert hero.level == 1 and hero.health == 6  # RULING: levels up, gains the health added
+    assert s.sides[1].barracks[rules.unit_index["murk_golem"]] == 3  # back to the barracks
+
+
+def test_spire_damage_removes_one_upgrade_from_the_bottom_fortification_only_to_two():
+    rules = rules_for(2)
+    s = rules.initial_state(0)._replace(spires=(Spire(1, "haze_spire", "-1,1", "FA"),))
+    w = _Work(s)
+    rules._damage_spire(w, 0, 1, 0, None)
+    assert w.spires[0].upgrades == "FA"  # 1 damage does not remove a fortification
+    rules._damage_spire(w, 0, 5, 0, None)
+    assert w.spires[0].upgrades == "A"  # never more than one upgrade
+    rules._damage_spire(w, 0, 1, 0, None)
+    assert w.spires == [] and w.sides[0].source == 5 + 2  # defeated: its reward
+    assert w.sides[1].spire_stock[rules.spire_index["haze_spire"]] == 3  # back to barracks
+
+
+def test_gates_retaliate_for_one_every_time_and_a_fallen_gate_ends_a_two_player_game():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,2"),
+                                band(rules, 0, "cinder_warden", at="1,2"),
+                                band(rules, 1, "murk_golem", at="3,-1")],
+                  gates={1: 5})
+    s = rules.apply(s, A("end_move"))
+    s = rules.apply(s, A("attack", at="0,2", target="0,3"))
+    assert s.sides[1].gate == 4 and at(s, "0,2").health == 4
+    s2 = rules.apply(s, A("attack", at="1,2", target="0,3"))  # RULING: again retaliates
+    assert s2.sides[1].gate == 3 and unit(s2, "cinder_warden").health == 3
+    s3 = rules.apply(s._replace(sides=(s.sides[0], edit(s.sides[1], gate=1))),
+                     A("attack", at="1,2", target="0,3"))
+    assert s3.actor == OVER and s3.winners == (0,) and rules.is_over(s3)
+    assert rules.outcome(s3).reason == "faction 0's gate is the last standing"
+
+
+def test_ties_on_gate_health_go_to_damage_dealt_then_source():
+    rules = rules_for(2)
+    w = _Work(rules.initial_state(0))
+    w.side(0, gate=6, gate_damage=3, source=1)
+    w.side(1, gate=6, gate_damage=4, source=0)
+    rules._finish(w)
+    assert w.winners == (1,) and "tie broken" in w.reason
+    w.side(1, gate_damage=3, source=1)
+    rules._finish(w)
+    assert w.winners == (0, 1)  # still equal: a shared win
+    w.side(0, gate=7)
+    rules._finish(w)
+    assert w.winners == (0,) and "tie" not in w.reason
+
+
+def test_the_onslaught_ends_when_all_minions_are_defeated_and_units_go_home():
+    rules = rules_for(2)
+    hero = band(rules, 0, "forgemother", at="0,0", level=1)
+    s = onslaught(rules, units=[hero, band(rules, 1, "fogling", at="0,1", health=1)])
+    s = rules.apply(s, A("end_move"))
+    s = rules.apply(s, A("attack", at="0,0", target="0,1"))
+    assert s.wave == 2 and s.units == ()  # no minion left: the wave ended
+    assert s.sides[0].barracks[rules.unit_index["forgemother"]] == 2  # home (and was there)
+    assert s.sides[0].hero_levels[rules.unit_index["forgemother"]] == 2  # levelled up twice
+    assert s.sides[0].gate_history == (10,)
+
+
+def test_the_onslaught_round_limit_ends_a_wave():
+    rules = rules_for(2, onslaught_rounds=1)
+    s = onslaught(rules, units=[band(rules, 0, "anvil_brute", at="1,-3"),
+                                band(rules, 1, "murk_golem", at="2,1")])
+    s = draw_all(rules, rules.apply(s, A("end_move")) if s.wave == 1 and s.actor == 0 else s)
+    while s.wave == 1 and not rules.is_over(s):
+        s = draw_all(rules, rules.apply(s, rules.legal_actions(s)[-1]))
+    assert s.wave == 2 and s.round == 0
+
+
+def test_campfire_rests_the_heroes_of_the_only_faction_left_in_play():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,2"),
+                                band(rules, 0, "slagling", at="1,-3")])
+    assert rules.campfire(s, 0)  # RULING: faction 1 has no units in play
+    assert s.stage == "attack"  # the hero could not move, so the rules marched and went on
+    assert [a for a in rules.legal_actions(s) if a.type == "attack"] == [
+        A("attack", at="0,2", target="0,3")]  # the minion, never the hero next to the gate
+
+
+# -- modes ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("players, mode", [(1, "solo"), (2, "cooperative"), (3, "cooperative")])
+def test_bot_factions_never_wait_for_a_seat(players, mode):
+    rules = rules_for(players, mode=mode)
+    assert rules.factions == players + 1
+    rng = random.Random(2)
+    s = rules.initial_state(2)
+    bot_moved = False
+    while not rules.is_over(s):
+        actor = rules.current_player(s)
+        assert actor == CHANCE or 0 <= actor < players
+        if actor == CHANCE:
+            s = rules.apply(s, rules.sample_chance(s, rng))
+        else:
+            s = rules.apply(s, rng.choice(rules.legal_actions(s)))
+        bot_moved = bot_moved or any(u.owner == players for u in s.units)
+    assert bot_moved  # the bot faction really played
+
+
+def test_cooperative_seats_share_the_outcome_against_the_bot_faction():
+    rules = rules_for(2, mode="cooperative")
+    assert rules.traits.cooperative and not rules.opposed(0, 1) and rules.opposed(0, 2)
+    w = _Work(rules.initial_state(0))
+    w.side(0, gate=6)
+    w.side(1, gate=7)
+    w.side(2, gate=5)
+    rules._finish(w)
+    assert w.winners == (0, 1)
+    w.side(2, gate=6)
+    rules._finish(w)
+    assert w.winners == ()  # RULING: every seat's gate must stand higher than the bot's
+    w.side(2, gate=0)
+    rules._finish(w)
+    assert w.winners == (0, 1)
+
+
+def test_allies_never_attack_each_other():
+    rules = rules_for(2, mode="cooperative")
+    s = rules.initial_state(0)._replace(
+        phase="onslaught", stage="attack", round=1, order=(0, 1, 2), turn=0, actor=0,
+        draw="", refills=(), units=(band(rules, 0, "forgemother", at="0,0"),
+                                    band(rules, 1, "veil_seer", at="0,1")))
+    assert rules.targets_of(s, 0, "0,0") == []
+
+
+def test_modes_check_the_seat_count():
+    with pytest.raises(InvalidOptions, match="solo is for 1"):
+        rules_for(2, mode="solo")
+    with pytest.raises(InvalidOptions, match="competitive is for 2-4"):
+        rules_for(1)
+    with pytest.raises(InvalidOptions, match="cooperative is for 2-3"):
+        rules_for(4, mode="cooperative")
+
+
+def test_turn_order_rotates_each_wave():
+    rules = rules_for(3, variant="simplified")
+    w = _Work(rules.initial_state(0))
+    assert w.order == (0, 1, 2)
+    w.wave = 2
+    rules._begin_wave(w)
+    assert w.order == (1, 2, 0)  # RULING: the first player moves one seat each wave
+
+
+def test_actions_read_and_refuse_cleanly():
+    match = aloftnb.new_match("cloudspire", players=2, seed=0)
+    while match.is_chance:
+        match.resolve_chance()
+    with pytest.raises(IllegalAction, match="takes slot: int"):
+        match.play({"type": "buy", "slot": "0"})
+    with pytest.raises(IllegalAction, match="build phase"):
+        match.play({"type": "advance", "structure": "foundry"})
+    action = match.legal_actions()[0]
+    assert str(action) and A(**{"type": action.type, **action.params}) == action
+
+
+def test_a_minion_that_cannot_leave_its_gate_stays_on_the_stack():
+    rules = rules_for(2)
+    blockers = [band(rules, 1, "murk_golem", at=h) for h in ("1,-3", "0,-2", "-1,-2")]
+    s = onslaught(rules, units=blockers, stacks={0: [band(rules, 0, "slagling")]})
+    # RULING (blocked gate): every step off the gate is taken, so the slagling waits
+    assert [b.members for b in s.sides[0].stack] == [("slagling",)]
+    assert not [u for u in s.units if u.owner == 0]
+    assert rules.current_player(s) == 1  # faction 0's turn ended; the golems must attack
+
+
+def test_factions_marking_a_fallen_gate_turn_to_the_next_standing_one():
+    rules = rules_for(3)
+    w = _Work(rules.initial_state(0))
+    w.side(0, mark=1)
+    w.side(2, mark=1)
+    w.side(1, gate=0)
+    rules._eliminate(w, 1)
+    assert w.sides[0].mark == 2 and w.sides[2].mark == 0  # RULING (fallen mark)
+    assert w.actor != OVER  # two gates still stand
+
+
+def test_event_repairs_never_raise_a_gate_above_its_start():
+    rules = rules_for(2)
+    w = _Work(rules.initial_state(0))
+    w.wave, w.order = 2, (0, 1)
+    w.side(0, gate=10)
+    w.side(1, gate=7)
+    w.draw, w.actor = "event", CHANCE
+    rules._on_draw(w, "mending_winds")
+    assert [side.gate for side in w.sides] == [10, 8]  # RULING (events)
+
+
+# -- playtest hooks -------------------------------------------------------------------------------
+def test_hooks_measure_gates_by_wave_spending_losses_and_spire_kills():
+    results = aloftnb.simulate("cloudspire", players=2, bots="greedy", games=4, seed=1,
+                               workers=1, progress=False)
+    assert (results["error"] == "").all()
+    for column in ("gate_0_wave_1", "gate_1_wave_1", "spent_market", "spent_build",
+                   "spent_onslaught", "units_lost", "spire_kills"):
+        assert column in results.columns
+    assert (results["spent_build"] > 0).all()
+    assert results["spent_market"].sum() > 0  # the greedy bot buys at the market
+    assert (results["gate_0_wave_1"] <= 10).all()
+
+
+def test_greedy_values_source_spent_well_over_source_held():
+    from aloftnb.games.cloudspire import metrics
+
+    rules = rules_for(2)
+    s = build_state(rules, source=3)
+    built = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
+    est = metrics.estimate(rules, s)
+    assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
+
+
+def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():
+    rules = rules_for(1, mode="solo")
+    s = rules.initial_state(0)
+    s = s._replace(sides=(s.sides[0], edit(s.sides[1], mark=0)))
+    nearer = [A("move", at="0,1", to="0,2"), A("move", at="0,1", to="0,0"), A("end_move")]
+    assert rules.bot_choice(s, nearer) == A("move", at="0,1", to="0,0")
+    farther = [A("move", at="0,1", to="0,2"), A("end_move")]
+    assert rules.bot_choice(s, farther) == A("end_move")
+    assert rules.bot_choice(s, [A("buy", slot=0), A("pass")]) == A("pass")
