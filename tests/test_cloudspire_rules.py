@@ -593,6 +593,36 @@ def test_campfire_rests_the_heroes_of_the_only_faction_left_in_play():
         A("attack", at="0,2", target="0,3")]  # the minion, never the hero next to the gate
 
 
+def test_campfire_is_checked_at_the_start_of_a_turn_and_lasts_to_the_end_of_the_wave():
+    rules = rules_for(2)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 0, "cinder_warden", at="1,2"),
+                                band(rules, 0, "slagling", at="1,-3"),
+                                band(rules, 1, "fogling", at="0,1", health=1)])
+    assert not rules.campfire(s, 0)  # both factions have units in play
+    s = rules.apply(march(rules, s), A("end_move"))
+    while s.stage == "explore":
+        s = rules.apply(s, A("end_explore"))
+    s = rules.apply(s, A("attack", at="0,0", target="0,1"))  # the last Mistveil unit falls
+    assert not any(u.owner == 1 for u in s.units)
+    # RULING (campfire): the check is at the start of a turn, so the turn goes on as it began:
+    # the other hero may still attack the gate.
+    assert not rules.campfire(s, 0)
+    assert A("attack", at="1,2", target="0,3") in rules.legal_actions(s)
+    s = draw_all(rules, rules.apply(s, A("end_turn")))
+    # Mistveil's turns are empty; from Emberwrights' next turn the heroes rest (the rules play
+    # the lone minion's marches by themselves).
+    assert s.phase == "onslaught" and s.round >= 2 and s.actor == 0
+    assert rules.campfire(s, 0)
+    heroes = {u.hex for u in s.units if rules.is_hero(u)}
+    while s.wave == 1 and not rules.is_over(s):
+        assert rules.campfire(s, 0)
+        assert not any(a.type == "move" or (a.type == "attack" and a.at in heroes)
+                       for a in rules.legal_actions(s))  # the heroes neither move nor attack
+        s = draw_all(rules, rules.apply(s, rules.legal_actions(s)[-1]))
+    assert s.wave == 2 and not s.sides[0].campfire  # a new wave wakes them
+
+
 # -- modes ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("players, mode", [(1, "solo"), (2, "cooperative"), (3, "cooperative")])
 def test_bot_factions_never_wait_for_a_seat(players, mode):

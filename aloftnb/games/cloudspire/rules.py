@@ -278,7 +278,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             sides.append(Side(fac.id, source, n.gate_health, barracks,
                               (0,) * len(self.unit_ids), stock, (), (),
                               (0,) * len(fac.structures), -1, 0, 0, (), False, False, 0,
-                              (0, 0, 0), 0, 0, 0, ()))
+                              (0, 0, 0), 0, 0, 0, (), False))
         landmarks = tuple(Landmark(h, "", False, 0, (False,) * self.factions, False, False)
                           for h in cat.map.landmarks)
         s = CloudspireState(
@@ -534,10 +534,20 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return s.order[s.turn]
 
     def campfire(self, s: Any, f: int) -> bool:
-        """RULING (campfire): a faction is in campfire mode while it is the only faction with
-        units in play; its heroes then neither move nor attack."""
-        return all(not (any(u.owner == g for u in s.units) or s.sides[g].stack)
-                   for g in range(self.factions) if g != f)
+        """Whether faction f's heroes rest (campfire mode) for the rest of this wave."""
+        return bool(s.sides[f].campfire)
+
+    def _campfire_check(self, w: _Work) -> None:
+        """The campfire check at the start of every onslaught turn: a faction that is the only
+        one with units in play (map or stack) rests its heroes until the wave ends.
+        RULING (campfire): its heroes then neither move nor attack; units in play only
+        dwindle during an onslaught, so the mode lasts to the end of the wave as the text says."""
+        in_play = {u.owner for u in w.units} | {f for f, side in enumerate(w.sides)
+                                                if side.stack}
+        if len(in_play) == 1:
+            (alone,) = in_play
+            if not w.sides[alone].campfire:
+                w.side(alone, campfire=True)
 
     def hero_moves(self, s: Any, band: Band, start: str) -> list[CloudspireAction]:
         _, _, movement, terrain = self.stats(band)
@@ -977,6 +987,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             if w.sides[f].gate > 0 and (w.sides[f].stack or any(u.owner == f for u in w.units)):
                 break
             w.turn += 1
+        self._campfire_check(w)
         w.units = [edit(u, moved=False, attacked=False, struck=False) if u.owner == f
                    else edit(u, struck=False) for u in w.units]
         w.landmarks = [edit(lm, explored=False, struck=False) for lm in w.landmarks]
@@ -1357,7 +1368,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         w.units = []
         for f in range(self.factions):
             side = w.sides[f]
-            w.side(f, stack=(), gate_history=side.gate_history + (side.gate,))
+            w.side(f, stack=(), gate_history=side.gate_history + (side.gate,), campfire=False)
         w.stage, w.firing, w.target = "", (), ""
         w.round = min(w.round, self.round_limit)
         if w.wave >= self.waves:
@@ -1482,6 +1493,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 return f"side {f} holds unknown equipment or earthscapes"
             if len(side.gate_history) > self.waves:
                 return f"side {f}'s gate history is longer than the game"
+            if side.campfire and s.phase != "onslaught":
+                return f"side {f} is in campfire mode outside an onslaught"
         bands = list(s.units) + [b for side in s.sides for b in side.stack]
         for band in bands:
             if (not band.members or any(m not in cat.units for m in band.members)

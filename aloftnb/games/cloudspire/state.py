@@ -91,6 +91,7 @@ class Side:
     spire_kills: int  # units its spires defeated
     gate_damage: int  # damage dealt to opposing gates
     gate_history: tuple[int, ...]  # gate health after each wave
+    campfire: bool  # its heroes rest until the wave ends (the campfire check found it alone)
 
 
 @dataclass(frozen=True)
