@@ -223,8 +223,33 @@ def test_earthscapes_are_placed_on_an_empty_slot_and_become_ground():
     assert {a.at for a in places} == set(rules.slots)  # RULING: any empty slot
     s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
     assert s.slots[rules.slots.index("-1,-1")] == "shard_isle"
-    assert rules.current_player(s) == 1  # RULING: a spire on it waits for a later build turn
     assert "-1,-1" in rules.land(s.slots) and "-1,-1" in rules.wells(s)
+    # Out of faction 0's influence (no spire of its is next to it): the turn passes at once.
+    assert rules.current_player(s) == 1 and not s.placed
+
+
+def test_a_spire_may_go_on_a_new_earthscapes_well_in_the_same_turn_within_influence():
+    rules = rules_for(2)
+    s = build_state(rules)
+    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle", "shard_isle")),
+                          s.sides[1]), spires=(Spire(0, "bellows_spire", "1,-2", "A"),))
+    s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
+    # Next to Northreach, which holds faction 0's spire: the same turn goes on, and its only
+    # choices are a spire on that well (paid for as usual) or none.
+    assert rules.current_player(s) == 0 and s.placed == "-1,-1"
+    legal = rules.legal_actions(s)
+    assert {a.type for a in legal} == {"construct", "decline"}
+    assert {a.at for a in legal if a.type == "construct"} == {"-1,-1"}
+    cost = rules.catalogue.spires["bellows_spire"].cost
+    s2 = rules.apply(s, A("construct", spire="bellows_spire", at="-1,-1"))
+    assert rules.current_player(s2) == 1 and not s2.placed
+    assert s2.sides[0].source == 20 - cost and any(sp.hex == "-1,-1" for sp in s2.spires)
+    s3 = rules.apply(s, A("decline"))
+    assert rules.current_player(s3) == 1 and not s3.placed and s3.sides[0].source == 20
+    assert A("decline") not in rules.legal_actions(s2)  # only right after a placement
+    # A later build turn may still put a spire there.
+    s3 = rules.apply(s3, A("pass"))
+    assert any(a.type == "construct" and a.at == "-1,-1" for a in rules.legal_actions(s3))
 
 
 # -- prep -----------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 
 Decisions are numbered block after block (H hexes of the map in the geometry's numbering, M
 market slots, F factions, U unit kinds, S spire kinds, E earthscapes, Q equipment, L landmarks,
-in catalogue order): buy M, buy the earthscape, pass, construct S*H, upgrade H*3, advance each
-structure, place E*slots, mark F, deploy U*2 (alone, grouped), equip Q, ready, move H*H, march,
-end the movement, target H, explore L, reveal, leave, stop exploring, attack H*6, end the turn.
+in catalogue order): buy M, buy the earthscape, pass, decline a spire on a new earthscape,
+construct S*H, upgrade H*3, advance each structure, place E*slots, mark F, deploy U*2 (alone,
+grouped), equip Q, ready, move H*H, march, end the movement, target H, explore L, reveal, leave,
+stop exploring, attack H*6, end the turn.
 Chance outcomes: every card id (events, market chips, earthscapes, landmark faces), then each
 face value of the spire die.
 
@@ -31,7 +32,7 @@ def tables(rules: CloudspireRules) -> tuple[list[CloudspireAction],
     cat = rules.catalogue
     hexes = rules.hexes
     d: list[CloudspireAction] = [A("buy", slot=i) for i in range(rules.market_slots)]
-    d += [A("buy_earthscape"), A("pass")]
+    d += [A("buy_earthscape"), A("pass"), A("decline")]
     d += [A("construct", spire=k, at=h) for k in rules.spire_ids for h in hexes]
     d += [A("upgrade", at=h, kind=u) for h in hexes for u in "ARF"]
     d += [A("advance", structure=st.id) for fac in cat.factions for st in fac.structures]

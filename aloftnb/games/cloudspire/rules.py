@@ -62,6 +62,7 @@ class CloudspireAction(Action):
                                f"the spire at {p.get('at')}",
             "advance": lambda: f"advance the fortress structure {p.get('structure')}",
             "place": lambda: f"place the earthscape {p.get('earthscape')} at {p.get('at')}",
+            "decline": lambda: "build no spire on the new earthscape now",
             "mark": lambda: f"declare faction {p.get('gate')}'s gate the mark",
             "deploy": lambda: f"add a {p.get('unit')} to the stack"
                               + (" (grouped with the minion above)" if p.get("group") else ""),
@@ -86,12 +87,14 @@ _UPGRADE_NAMES = {"A": "attack", "R": "range", "F": "fortification"}
 A = CloudspireAction
 CHANCE_TYPES = ("draw", "roll")
 DECISION_TYPES = ("buy", "buy_earthscape", "pass", "construct", "upgrade", "advance", "place",
+                  "decline",
                   "mark", "deploy", "equip", "ready", "move", "march", "end_move", "target",
                   "explore", "reveal", "leave", "end_explore", "attack", "end_turn")
 _ACTION_FIELDS: dict[str, dict[str, type]] = {
     "draw": {"card": str}, "roll": {"pips": int}, "buy": {"slot": int}, "buy_earthscape": {},
     "pass": {}, "construct": {"spire": str, "at": str}, "upgrade": {"at": str, "kind": str},
-    "advance": {"structure": str}, "place": {"earthscape": str, "at": str}, "mark": {"gate": int},
+    "advance": {"structure": str}, "place": {"earthscape": str, "at": str}, "decline": {},
+    "mark": {"gate": int},
     "deploy": {"unit": str, "group": bool}, "equip": {"item": str}, "ready": {},
     "move": {"at": str, "to": str}, "march": {}, "end_move": {}, "target": {"at": str},
     "explore": {"at": str}, "reveal": {}, "leave": {}, "end_explore": {},
@@ -128,6 +131,7 @@ class _Work:
     dice: int
     damage: int
     exploring: int
+    placed: str
     winners: tuple[int, ...]
     reason: str
 
@@ -162,7 +166,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         "event": ("draw",),
         "income": (),
         "market": ("draw", "buy", "buy_earthscape", "pass"),
-        "build": ("construct", "upgrade", "advance", "place", "pass"),
+        "build": ("construct", "upgrade", "advance", "place", "decline", "pass"),
         "prep": ("mark", "deploy", "equip", "ready"),
         "onslaught": ("roll", "draw", "construct", "upgrade", "move", "march", "end_move",
                       "target", "explore", "reveal", "leave", "end_explore", "attack",
@@ -256,7 +260,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         spires = len(cat.map.wells) + len(self.slots)
         die_rolls = max(s.capacity for s in cat.spires.values())
         market = 2 * (self.market_slots + 1) + 2 * f
-        build = f * (cap + merc_spires + scapes + 1)
+        build = f * (cap + merc_spires + 2 * scapes + 1)  # a placement may be declined
         prep = f * (units + gear + 2)
         turn = (n.heroes_later + 3 + spires * (1 + die_rolls)
                 + 3 * len(cat.map.landmarks) + 1 + units + 1)
@@ -288,7 +292,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             market_deck=cat.deck(cat.chips), market=(EMPTY,) * self.market_slots,
             earthscape_deck=cat.deck(cat.earthscapes), earthscape_offer=EMPTY,
             face_pool=cat.deck(cat.faces), draw="", refills=(), firing=(), target="", dice=0,
-            damage=0, exploring=-1, winners=(), reason="")
+            damage=0, exploring=-1, placed="", winners=(), reason="")
         w = _Work(s)
         self._begin_wave(w)
         return self._play_bots(w.freeze())
@@ -447,13 +451,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 acts.append(A("buy_earthscape"))
             return acts + [A("pass")]
         if s.phase == "build":
+            if s.placed:  # the same turn goes on: a spire on the new earthscape's well, or not
+                return self._constructions(s, f, only=s.placed) + [A("decline")]
             return (self._constructions(s, f) + self._upgrades(s, f) + self._advances(s, f)
                     + self._placements(s, f) + [A("pass")])
         if s.phase == "prep":
             return self._prep_actions(s, f)
         return self._onslaught_actions(s, f)
 
-    def _constructions(self, s: Any, f: int) -> list[CloudspireAction]:
+    def _constructions(self, s: Any, f: int, only: str = "") -> list[CloudspireAction]:
         side = s.sides[f]
         kinds = [k for i, k in enumerate(self.spire_ids) if side.spire_stock[i] > 0 and (
             self.catalogue.spires[k].merc or self.catalogue.spires[k].cost <= side.source)]
@@ -462,7 +468,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         group_of, _ = self.groups(s.slots)
         reach = self.influence(s, f)
         taken = self.occupied(s)
-        spots = [h for h in self.wells(s) if h not in taken and group_of[h] in reach]
+        spots = [h for h in self.wells(s) if h not in taken and group_of[h] in reach
+                 and (not only or h == only)]
         return [A("construct", spire=k, at=h) for k in kinds for h in spots]
 
     def _upgrades(self, s: Any, f: int) -> list[CloudspireAction]:
@@ -485,8 +492,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def _placements(self, s: Any, f: int) -> list[CloudspireAction]:
         held = sorted(set(s.sides[f].earthscapes))
-        # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map; a
-        # spire on it waits for a later build turn.
+        # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map (a
+        # spire on its well may follow in the same turn: see the build branch of _apply_one).
         return [A("place", earthscape=e, at=h) for e in held
                 for h, filled in zip(self.slots, s.slots) if not filled]
 
@@ -698,7 +705,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             if forced or dist.get(best.to, FAR) < dist.get(best.at, FAR):
                 return best
         prefer = ("target", "reveal", "construct", "upgrade", "mark", "deploy", "march",
-                  "attack", "end_move", "end_explore", "ready", "end_turn", "pass", "leave")
+                  "attack", "end_move", "end_explore", "ready", "end_turn", "decline", "pass",
+                  "leave")
         for kind in prefer:
             for act in actions:
                 if act.type == kind and not (kind == "deploy" and act.group):
@@ -722,10 +730,16 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         elif w.phase == "build":
             if kind == "pass":
                 w.side(w.actor, done=True)
-            else:
+            elif kind != "decline":
                 self._on_build(w, action, SPENT_BUILD)
-            w.turn = (w.turn + 1) % len(w.order)
-            self._continue_build(w)
+            if kind != "place" or not self._constructions(w, w.actor, only=action.at):
+                w.placed = ""
+                w.turn = (w.turn + 1) % len(w.order)
+                self._continue_build(w)
+            else:
+                # The text: a spire may be constructed on the earthscape's well at once (still
+                # paying for it), if the faction has influence over its hex.
+                w.placed = action.at
         elif w.phase == "prep":
             self._on_prep(w, action)
         else:
@@ -1446,6 +1460,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 s.phase != "onslaught")) or not 0 <= s.rounds_played <= self.waves * (
                 self.round_limit):
             return f"round must be 1..{self.round_limit} in the onslaught, 0 before"
+        if s.placed and (s.phase != "build" or s.actor < 0 or s.placed not in self.slots or not
+                         s.slots[self.slots.index(s.placed)]):
+            return "placed must name an earthscape placed in this build turn (or be empty)"
         if s.actor == OVER and not s.reason:
             return "a finished game says why it ended"
         if any(not 0 <= f < nf for f in s.winners) or (s.actor != OVER and s.winners):

@@ -124,6 +124,7 @@ class CloudspireState:
     dice: int  # dice left to roll for the firing spire
     damage: int  # damage rolled so far by the firing spire
     exploring: int  # landmark whose face the actor looks at (-1: none)
+    placed: str  # an earthscape just placed whose well may take a spire in the same turn, or ""
     winners: tuple[int, ...]  # once over
     reason: str  # once over
 
