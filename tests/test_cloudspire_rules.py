@@ -336,6 +336,23 @@ def test_the_mark_is_declared_only_when_there_is_a_choice():
     assert w.sides[0].mark == 1  # one opponent: declared for the seat
 
 
+def test_every_mark_is_declared_in_turn_order_before_any_stack_is_built():
+    rules = rules_for(3)
+    s = rules.initial_state(0)
+    sides = tuple(edit(side, command=5) for side in s.sides)
+    s = s._replace(phase="prep", order=(2, 0, 1), turn=0, actor=2, draw="", refills=(),
+                   sides=sides)
+    s = rules.apply(s, A("mark", gate=0))
+    assert rules.current_player(s) == 0  # the next faction in turn order declares next...
+    assert {a.type for a in rules.legal_actions(s)} == {"mark"}
+    s = rules.apply(rules.apply(s, A("mark", gate=2)), A("mark", gate=2))
+    assert [side.mark for side in s.sides] == [2, 2, 0]
+    # ...and only then does the first faction build its stack, knowing every mark.
+    assert rules.current_player(s) == 2
+    assert "deploy" in {a.type for a in rules.legal_actions(s)}
+    assert all(m >= 0 for m in (side["mark"] for side in rules.view(s, 2)["sides"]))
+
+
 # -- onslaught: movement --------------------------------------------------------------------------
 def test_minions_march_their_full_movement_toward_the_mark():
     rules = rules_for(2)

@@ -936,12 +936,19 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         self._continue_prep(w)
 
     def _continue_prep(self, w: _Work) -> None:
-        while w.turn < len(w.order):
-            f = w.order[w.turn]
-            marks = self.mark_options(w, f)
-            if w.sides[f].mark < 0 and len(marks) == 1:  # no choice to make
-                w.side(f, mark=marks[0])
-            w.actor = f
+        # Step 1: every faction declares its mark in turn order, openly, before anybody chooses
+        # units (so later stacks may answer earlier marks, as at the table).
+        for f in w.order:
+            if w.sides[f].mark < 0:
+                marks = self.mark_options(w, f)
+                if len(marks) == 1:  # no choice to make
+                    w.side(f, mark=marks[0])
+                    continue
+                w.actor = f
+                return
+        # Steps 2-3: each faction builds its hidden deployment stack, in turn order.
+        if w.turn < len(w.order):
+            w.actor = w.order[w.turn]
             return
         self._begin_onslaught(w)
 
@@ -950,6 +957,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         side = w.sides[f]
         if action.type == "mark":
             w.side(f, mark=action.gate)
+            self._continue_prep(w)
         elif action.type == "ready":
             w.side(f, done=True)
             w.turn += 1
