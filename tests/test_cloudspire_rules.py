@@ -172,12 +172,29 @@ def test_spires_go_on_wells_within_influence_which_spires_extend():
     s = build_state(rules)
     spots = {a.at for a in rules.legal_actions(s) if a.type == "construct"}
     assert spots == {"1,-2", "-2,0"}  # islands next to the gate at 0,-3
-    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2", order="AR"))
     assert s.sides[0].source == 17
     assert s.spires == (Spire(0, "bellows_spire", "1,-2", "AR"),)  # starting upgrades
     s = rules.apply(s, A("pass"))  # faction 1 passes; faction 0 builds on
     spots = {a.at for a in rules.legal_actions(s) if a.type == "construct"}
     assert {"1,-1", "-1,1"} <= spots  # Heartrock neighbours the island holding the spire
+
+
+def test_the_builder_chooses_the_order_of_a_spires_starting_upgrades():
+    rules = rules_for(2)
+    s = build_state(rules)
+    orders = {(a.spire, a.order) for a in rules.legal_actions(s)
+              if a.type == "construct" and a.at == "1,-2"}
+    assert orders == {("bellows_spire", "AR"), ("bellows_spire", "RA"),
+                      ("crucible_spire", "AAF"), ("crucible_spire", "AFA"),
+                      ("crucible_spire", "FAA")}  # every distinct order, once
+    built = rules.apply(s, A("construct", spire="crucible_spire", at="1,-2", order="FAA"))
+    assert built.spires == (Spire(0, "crucible_spire", "1,-2", "FAA"),)  # bottom first
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    match.set_state(s)
+    with pytest.raises(IllegalAction):
+        match.play({"type": "construct", "spire": "bellows_spire", "at": "1,-2", "order": "AA"})
+    assert match.state == s
 
 
 def test_upgrade_costs_and_capacity():
@@ -241,7 +258,7 @@ def test_a_spire_may_go_on_a_new_earthscapes_well_in_the_same_turn_within_influe
     assert {a.type for a in legal} == {"construct", "decline"}
     assert {a.at for a in legal if a.type == "construct"} == {"-1,-1"}
     cost = rules.catalogue.spires["bellows_spire"].cost
-    s2 = rules.apply(s, A("construct", spire="bellows_spire", at="-1,-1"))
+    s2 = rules.apply(s, A("construct", spire="bellows_spire", at="-1,-1", order="AR"))
     assert rules.current_player(s2) == 1 and not s2.placed
     assert s2.sides[0].source == 20 - cost and any(sp.hex == "-1,-1" for sp in s2.spires)
     s3 = rules.apply(s, A("decline"))
@@ -425,7 +442,7 @@ def test_limited_builds_two_per_onslaught_before_anything_moves():
     rules = rules_for(2)
     s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
                                 band(rules, 1, "murk_golem", at="2,1")], source=20)
-    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    s = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2", order="AR"))
     s = rules.apply(s, A("upgrade", at="1,-2", kind="A"))
     assert s.sides[0].limited_builds == 2 and s.sides[0].spent == (0, 0, 6)
     assert not [a for a in rules.legal_actions(s) if a.type in ("construct", "upgrade")]
@@ -790,7 +807,7 @@ def test_greedy_values_source_spent_well_over_source_held():
 
     rules = rules_for(2)
     s = build_state(rules, source=3)
-    built = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2"))
+    built = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2", order="AR"))
     assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
     est = metrics.estimate(rules, s)
     assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())

@@ -300,8 +300,8 @@ def test_simulate_reports_the_outcome_and_chance_steps(played):
     assert results["reason"].str.len().gt(0).all()
     if rules.traits.chance == "none":
         assert (results["chance_steps"] == 0).all()
-    else:
-        assert (results["chance_steps"] > 0).all()
+    else:  # a game may happen to draw nothing (no spire fired in a short simplified game)
+        assert (results["chance_steps"] > 0).any()
     for i in range(len(results)):  # the chance stream replays exactly
         replay = aloftnb.results_match(results, i)
         assert replay.is_over

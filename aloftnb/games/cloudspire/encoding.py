@@ -4,9 +4,9 @@
 Decisions are numbered block after block (H hexes of the map in the geometry's numbering, M
 market slots, F factions, U unit kinds, S spire kinds, E earthscapes, Q equipment, L landmarks,
 in catalogue order): buy M, buy the earthscape, pass, decline a spire on a new earthscape,
-construct S*H, upgrade H*3, advance each structure, place E*slots, mark F, deploy U*2 (alone,
-grouped), equip Q, ready, move H*H, march, end the movement, target H, explore L, reveal, leave,
-stop exploring, attack H*6, end the turn.
+construct S*O*H (O: the orders of the spire's starting upgrades), upgrade H*3, advance each
+structure, place E*slots, mark F, deploy U*2 (alone, grouped), equip Q, ready, move H*H, march,
+end the movement, target H, explore L, reveal, leave, stop exploring, attack H*6, end the turn.
 Chance outcomes: every card id (events, market chips, earthscapes, landmark faces), then each
 face value of the spire die.
 
@@ -33,7 +33,8 @@ def tables(rules: CloudspireRules) -> tuple[list[CloudspireAction],
     hexes = rules.hexes
     d: list[CloudspireAction] = [A("buy", slot=i) for i in range(rules.market_slots)]
     d += [A("buy_earthscape"), A("pass"), A("decline")]
-    d += [A("construct", spire=k, at=h) for k in rules.spire_ids for h in hexes]
+    d += [A("construct", spire=k, at=h, order=o) for k in rules.spire_ids
+          for o in rules.start_orders[k] for h in hexes]
     d += [A("upgrade", at=h, kind=u) for h in hexes for u in "ARF"]
     d += [A("advance", structure=st.id) for fac in cat.factions for st in fac.structures]
     d += [A("place", earthscape=e, at=h) for e in cat.earthscapes for h in rules.slots]

@@ -13,6 +13,7 @@ Rulings are marked RULING and listed in the rules page with the test that pins e
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import deque
 from dataclasses import fields
@@ -57,7 +58,8 @@ class CloudspireAction(Action):
             "buy": lambda: f"buy the chip in market slot {p.get('slot')}",
             "buy_earthscape": lambda: "buy the face-up earthscape",
             "pass": lambda: "pass",
-            "construct": lambda: f"construct a {p.get('spire')} at {p.get('at')}",
+            "construct": lambda: f"construct a {p.get('spire')} at {p.get('at')} with its "
+                                 f"upgrades {p.get('order')} (bottom first)",
             "upgrade": lambda: f"add a {_UPGRADE_NAMES.get(p.get('kind'), '?')} upgrade to "
                                f"the spire at {p.get('at')}",
             "advance": lambda: f"advance the fortress structure {p.get('structure')}",
@@ -92,7 +94,8 @@ DECISION_TYPES = ("buy", "buy_earthscape", "pass", "construct", "upgrade", "adva
                   "explore", "reveal", "leave", "end_explore", "attack", "end_turn")
 _ACTION_FIELDS: dict[str, dict[str, type]] = {
     "draw": {"card": str}, "roll": {"pips": int}, "buy": {"slot": int}, "buy_earthscape": {},
-    "pass": {}, "construct": {"spire": str, "at": str}, "upgrade": {"at": str, "kind": str},
+    "pass": {}, "construct": {"spire": str, "at": str, "order": str},
+    "upgrade": {"at": str, "kind": str},
     "advance": {"structure": str}, "place": {"earthscape": str, "at": str}, "decline": {},
     "mark": {"gate": int},
     "deploy": {"unit": str, "group": bool}, "equip": {"item": str}, "ready": {},
@@ -230,6 +233,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         self.unit_ids = tuple(cat.units)
         self.unit_index = {u: i for i, u in enumerate(self.unit_ids)}
         self.spire_ids = tuple(cat.spires)
+        # The orders a spire's starting upgrades may be stacked in: the catalogue's first.
+        self.start_orders = {k: _orders(sp.start) for k, sp in cat.spires.items()}
         self.spire_index = {s: i for i, s in enumerate(self.spire_ids)}
         geo = geometry(cat.map.radius)
         self.hexes = tuple(geo.space_name(i) for i in range(len(geo.spaces)))
@@ -470,7 +475,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         taken = self.occupied(s)
         spots = [h for h in self.wells(s) if h not in taken and group_of[h] in reach
                  and (not only or h == only)]
-        return [A("construct", spire=k, at=h) for k in kinds for h in spots]
+        return [A("construct", spire=k, at=h, order=o) for k in kinds
+                for o in self.start_orders[k] for h in spots]
 
     def _upgrades(self, s: Any, f: int) -> list[CloudspireAction]:
         source, acts = s.sides[f].source, []
@@ -905,8 +911,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             w.side(f, spire_stock=tuple(stock))
             if not kind.merc:  # a merc spire was paid for at the market
                 self._spend(w, f, kind.cost, phase)
-            # RULING (starting upgrades): stacked in the catalogue's order, bottom first.
-            w.spires.append(Spire(f, kind.id, action.at, kind.start))
+            # The builder stacks the starting upgrades in the order it chose, bottom first.
+            w.spires.append(Spire(f, kind.id, action.at, action.order))
         elif action.type == "upgrade":
             i = next(i for i, sp in enumerate(w.spires) if sp.hex == action.at)
             spire = w.spires[i]
@@ -1691,6 +1697,12 @@ def _by_wave(table: tuple[int, ...], step: int, wave: int) -> int:
     if wave <= len(table):
         return table[wave - 1]
     return table[-1] + step * (wave - len(table))
+
+
+def _orders(upgrades: str) -> tuple[str, ...]:
+    """Every distinct order of a spire's starting upgrades, the given one first."""
+    others = sorted({"".join(p) for p in itertools.permutations(upgrades)} - {upgrades})
+    return (upgrades, *others)
 
 
 def _outcomes(items: tuple[Any, ...]) -> list[tuple[Any, float]]:
