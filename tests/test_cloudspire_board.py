@@ -278,3 +278,80 @@ def test_bot_step_plays_one_action():
     before = len(match.history)
     assert board.step()
     assert len([e for e in match.history[before:] if e.kind == "action"]) == 1
+
+
+def test_explain_answers_every_hex_in_every_phase_with_a_sentence(front_end):
+    match = aloftnb.new_match("cloudspire", players=2, seed=6)
+    board = match.board(viewer="designer")
+    rng = random.Random(6)
+    hexes = match.rules.hexes
+    seen = set()
+    for step in range(700):
+        if match.is_over:
+            break
+        if step % 7 == 0:
+            for h in hexes[::3]:
+                board.explain([f"hex:{h}"])  # never raises
+            key = (match.phase, match.state.stage)
+            seen.add(key)
+            text = board.explain([f"hex:{rng.choice(hexes)}"])
+            assert text and text[0].islower() and len(text) < 300, text
+        match.play(rng.choice(match.legal_actions()))
+    assert {("build", ""), ("prep", "")} <= seen and any(p == "onslaught" for p, _ in seen)
+
+
+@pytest.mark.parametrize("path", [["hex:x"], ["hex:99,99"], ["hex:0,0", "hex:" + "9" * 80],
+                                  ["pass", "hex:1,1,1"]])
+def test_explain_names_a_hex_that_is_not_on_the_map(path, front_end):
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    to_phase(match, "build")
+    board = match.board()
+    front_end(board, {"intent": "explain", "path": path})
+    assert board.message["text"].startswith("there is no hex ")
+    assert len(board.message["text"]) < 80
+
+
+def test_explain_a_target_the_unit_cannot_attack(front_end):
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    rng = random.Random(1)
+    for _ in range(5000):
+        if not match.is_chance and any(a.type == "attack" for a in match.legal_actions()):
+            break
+        match.play(rng.choice([a for a in match.legal_actions() if a.type != "attack"]
+                              or match.legal_actions()))
+    attack = next(a for a in match.legal_actions() if a.type == "attack")
+    board = match.board()
+    far = next(h for h in match.rules.hexes if h not in match.rules.neighbours[attack.at]
+               and h != attack.at)
+    front_end(board, {"intent": "explain", "path": [f"hex:{attack.at}", f"hex:{far}"]})
+    assert board.message["text"].startswith(f"{far} cannot be chosen after {attack.at}")
+    assert "adjacent opposing unit" in board.message["text"]
+
+
+def test_hot_seat_shows_the_own_stack_only_when_revealed(front_end):
+    match = aloftnb.new_match("cloudspire", players=2, seed=4)
+    to_phase(match, "prep")
+    seat = match.current_player
+    for _ in range(40):
+        deploys = [a for a in match.legal_actions() if a.type in ("deploy", "mark")]
+        if len(match.state.sides[seat].stack) >= 2 or not deploys:
+            break
+        match.play(deploys[0])
+    assert match.current_player == seat and len(match.state.sides[seat].stack) >= 2
+    board = match.board()
+    backs = len(match.state.sides[seat].stack) - 1
+    assert stack_parts(board.svg, seat)[1:] == ["a unit face down"] * backs
+    assert board.reveal_label == f"Show seat {seat}'s stack and the landmarks it has seen"
+    front_end(board, {"intent": "reveal", "on": True})
+    assert "a unit face down" not in stack_parts(board.svg, seat)
+    match.play({"type": "ready"})
+    assert board.revealed is False
+    assert stack_parts(board.svg, seat)[1:] == ["a unit face down"] * backs
+
+
+def test_a_reveal_during_a_chance_step_shows_no_seats_secrets(front_end):
+    match = aloftnb.new_match("cloudspire", players=2, seed=1, auto_chance=False)
+    assert match.is_chance
+    board = match.board()
+    front_end(board, {"intent": "reveal", "on": True})
+    assert board.view_dict() == match.view(None)

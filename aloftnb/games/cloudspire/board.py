@@ -64,6 +64,22 @@ class GameBoard(Board):
         if name == "zoom":
             self.set_zoom(value)
 
+    # -- hot seat ------------------------------------------------------------------------------
+    def reveal_text(self) -> str:
+        """In hot seat the board shows what every seat may see; the seat to play may show its
+        own stack and the landmark faces it has seen, hidden again when the turn passes."""
+        seat = self.match.current_player
+        if self.viewer != "turn" or seat is None or seat < 0:
+            return ""
+        return (f"Hide seat {seat}'s stack" if self.revealed
+                else f"Show seat {seat}'s stack and the landmarks it has seen")
+
+    def view_dict(self) -> dict[str, Any]:
+        seat = self._viewing_seat()
+        if isinstance(seat, int) and seat < 0:  # revealed during a chance step: no one's secrets
+            return self.match.rules.view(self.match.state, None)
+        return super().view_dict()
+
     # -- words ---------------------------------------------------------------------------------
     def choice_label(self, action: Any) -> str:
         """Menu texts with names and costs from the catalogue."""
@@ -149,6 +165,9 @@ class GameBoard(Board):
         if not keys:
             return "that button plays nothing now"
         here = keys[-1][4:]
+        if any(k[4:] not in rules.hex_index for k in keys):
+            bad = next(k[4:] for k in keys if k[4:] not in rules.hex_index)
+            return f"there is no hex {bad!r:.30} on the map"
         legal = match.legal_actions()
         firsts = {rules.action_path(state, a)[0] for a in legal}
         if len(keys) > 1 and keys[0] in firsts:
