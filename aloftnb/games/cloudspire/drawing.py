@@ -68,7 +68,8 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
            f'width="{width:g}" height="{height:g}" class="cloudspire-board" role="group" '
            f'aria-label="{_attr("Cloudspire board. " + head)}">',
            f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
-           f'<text x="12" y="18" font-size="14" font-weight="700" {FONT} '
+           f'<text x="12" y="18" font-size="{min(14.0, (map_w - 24) / (0.6 * len(head))):.1f}"'
+           f' font-weight="700" {FONT} '
            f'class="cloudspire-headline">{escape(head)}</text>',
            f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
            f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden">'
@@ -331,9 +332,13 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
     y += 4
     fire = board["fire"]
     if fire:
-        target = f" at {fire['target']}" if fire["target"] else ", choosing a target"
-        wrapped(x, f"Spire at {fire['spire']} fires{target}: {fire['dice_left']} dice left, "
-                   f"{fire['damage']} damage rolled", 12, "#a04000", "600")
+        if fire["target"]:
+            wrapped(x, f"Spire at {fire['spire']} fires at {fire['target']}: "
+                       f"{fire['dice_left']} dice left, {fire['damage']} damage rolled", 12,
+                    "#a04000", "600")
+        else:
+            wrapped(x, f"Spire at {fire['spire']} fires: its owner chooses a target", 12,
+                    "#a04000", "600")
     text(x, "Onslaught log", 13, "700")
     y += 16
     for line in log[-8:] or ["no fights yet"]:
