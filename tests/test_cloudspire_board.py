@@ -354,3 +354,32 @@ def test_a_reveal_during_a_chance_step_shows_no_seats_secrets(front_end):
     board = match.board()
     front_end(board, {"intent": "reveal", "on": True})
     assert board.view_dict() == match.view(None)
+
+
+@pytest.mark.parametrize("radius", [1, 3, 6, 9])
+@pytest.mark.parametrize("zoom", [1.0, 3.0])
+def test_the_map_fits_its_frame_at_any_size(radius, zoom):
+    """A designer's map of any radius: every hex is drawn inside the map's frame."""
+    from aloftnb.games.cloudspire.drawing import MAP_H, MAP_W, draw_board
+
+    view = aloftnb.new_match("cloudspire", players=2, seed=1).view(0)
+    names = [f"{q},{r}" for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+             if abs(q + r) <= radius]
+    known = {h["hex"]: h for h in view["board"]["hexes"]}
+    blank = {"group": "", "ground": False, "sky": True, "well": False, "landmark": False,
+             "slot": False, "gate": -1}
+    view["board"]["hexes"] = [known.get(n, {**blank, "hex": n}) for n in names]
+    keep = set(names)
+    view["board"]["factions"] = [f for f in view["board"]["factions"] if f["gate_hex"] in keep]
+    view["board"]["units"] = [u for u in view["board"]["units"] if u["hex"] in keep]
+    view["board"]["landmark_info"] = [lm for lm in view["board"]["landmark_info"]
+                                      if lm["hex"] in keep]
+    view["landmarks"] = [lm for lm in view["landmarks"] if lm["hex"] in keep]
+    svg = draw_board(None, view, zoom=zoom)
+    polygons = re.findall(r'<g data-key="hex:[^"]+"[^>]*><polygon class="hit" points="([^"]+)"',
+                          svg)
+    assert len(polygons) == len(names)
+    for points in polygons:
+        for pair in points.split():
+            x, y = (float(v) for v in pair.split(","))
+            assert 0 <= x <= MAP_W * zoom and 0 <= y <= MAP_H * zoom, (radius, pair)

@@ -87,7 +87,7 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     board.locator(".aloft-log").get_by_text(f"attacks {target}").first.wait_for()
 
 
-def test_the_map_zooms_from_its_menu(lab_server, lab, wait_until):
+def test_the_map_zooms_from_its_menu_and_the_keyboard(lab_server, lab, wait_until):
     lab.open(lab_server.write_notebook("cloudspire-zoom.ipynb", [SETUP]))
     lab.run_all()
     board = lab.page.locator(BOARD)
@@ -100,3 +100,11 @@ def test_the_map_zooms_from_its_menu(lab_server, lab, wait_until):
     wait_until(lambda: float(drawing.get_attribute("width")) > 1.5 * width,
                what="the wider drawing")
     assert board.locator(".aloft-svg").evaluate("(el) => el.scrollWidth > el.clientWidth")
+    # From the keyboard: - on a focused hex zooms out a step, + zooms back in.
+    steps = kernel.eval_json("len(match.history)")
+    board.locator('[data-key="hex:0,0"]').focus()
+    lab.page.keyboard.press("-")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 1.5, what="the - key")
+    lab.page.keyboard.press("+")
+    wait_until(lambda: kernel.eval_json("board.zoom") == 2.0, what="the + key")
+    assert kernel.eval_json("len(match.history)") == steps  # display settings are not moves
