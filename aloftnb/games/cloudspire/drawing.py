@@ -383,16 +383,12 @@ def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> in
     if len(stack) > 12:
         out.append(f'<text x="{cx:g}" y="{y + 14}" font-size="10">+{len(stack) - 12}</text>')
     out.append("</g>")
-    top = stack[0]
-    if top != "hidden":
-        kind = kinds[top["members"][0]]
-        level = kind["levels"][min(top["level"], len(kind["levels"]) - 1)]
-        y += 34
-        top_text = (f"Top: {kind['name']}, attack {level[0]}, health {top['health']}, "
-                    f"movement {level[2]}")
+    top = view["board"]["sides"][f]["stack_top"]
+    y += 34
+    if top:
+        top_text = (f"Top: {top['name']}, attack {top['attack']}, health {top['health']} of "
+                    f"{top['full_health']}, movement {top['movement']}")
         out.append(f'<text x="{x:g}" y="{y}" font-size="10" fill="#34495e">'
                    f'{escape(top_text)}</text>')
         y += 14
-    else:
-        y += 34
     return y

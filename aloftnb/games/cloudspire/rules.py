@@ -1607,7 +1607,14 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         sides = []
         for side in s.sides:
             fac = self._faction(side)
+            top = None
+            if side.stack:  # the top of a stack is open to every seat
+                attack, health, movement, _ = self.stats(side.stack[0])
+                top = {"name": cat.units[side.stack[0].members[0]].name, "attack": attack,
+                       "health": side.stack[0].health, "full_health": health,
+                       "movement": movement}
             sides.append({
+                "stack_top": top,
                 "command": side.command,
                 "mark_name": self.faction_of[side.mark].name if side.mark >= 0 else "",
                 "barracks": [[cat.units[uid].name, side.barracks[i]]
