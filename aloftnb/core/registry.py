@@ -137,5 +137,6 @@ register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
          board="aloftnb.games.commodores.board:GameBoard",
          hooks="aloftnb.games.commodores.metrics")
 register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
+         board="aloftnb.games.cloudspire.board:GameBoard",
          hooks="aloftnb.games.cloudspire.metrics")
 BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call

@@ -1,96 +1,394 @@
-"""A plain SVG of a Cloudspire view: the hex map (ground, sky, wells, landmarks), gates with their
-health, spires with their upgrades, units with their health, and a header with the wave, phase
-and each faction's Source. Drawn from the view dict alone (the rules put the map and every stat
-into `view["board"]`); the full board with clicking is a later step.
+"""Draw a Cloudspire view dict as SVG: the hex map (islands, sky, Source wells, earthscape slots,
+gates, landmarks, spires with their upgrades, units with health chips) and a side panel (wave and
+phase, each faction's Source, command points, fortress, barracks and deployment stack, the market,
+the event, the spire firing now and a short onslaught log).
+
+Pure string building from the view dict: the rules put every name and number into
+`view["board"]`, and the view itself hides what a seat may not see (stacks below the top,
+unseen landmark faces), so the drawing shows exactly what it is given. The map fits its frame
+whatever its size; `zoom` (the board's zoom menu) enlarges the frame, which the board scrolls to
+pan. Every hex is one clickable part, `data-key="hex:q,r"`, holding whatever stands on it.
 """
 
 from __future__ import annotations
 
 import math
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-SIZE = 30  # hex radius in pixels
+if TYPE_CHECKING:
+    from .rules import CloudspireRules
+
+MAP_W, MAP_H = 620, 600
+PANEL_GAP, PANEL_W = 16, 400
+FONT = 'font-family="system-ui, sans-serif"'
 COLOURS = ("#c0392b", "#2c6fbb", "#7d3c98", "#b9770e")  # per faction
 GROUND = ("#cfe3b4", "#d9e8bf", "#c6dcac", "#e0ebc8", "#bfd6a0", "#d3e4b8", "#c9deb0")
+EARTHSCAPE_FILL = "#e8d9b0"
+SKY_FILL = "#dbeefa"
+UPGRADE_FILLS = {"A": "#e74c3c", "R": "#3498db", "F": "#7f8c8d"}
+UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
+TYPE_WORDS = {"minion": "merc minion", "hero": "merc hero", "spire": "merc spire",
+              "equipment": "equipment"}
 
 
-def _centre(name: str) -> tuple[float, float]:
-    q, r = (int(x) for x in name.split(","))
-    return SIZE * math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r
+def _attr(text: str) -> str:
+    return escape(str(text), quote=True)
 
 
-def _hexagon(x: float, y: float, radius: float) -> str:
-    points = " ".join(f"{x + radius * math.cos(math.radians(60 * k - 30)):.1f},"
-                      f"{y + radius * math.sin(math.radians(60 * k - 30)):.1f}"
-                      for k in range(6))
-    return f'<polygon points="{points}"'
+def _colour(faction: int) -> str:
+    return COLOURS[faction % len(COLOURS)]
 
 
-def draw_board(rules: Any, view: dict[str, Any]) -> str:
+def _xy(name: str) -> tuple[float, float]:
+    q, r = (int(v) for v in name.split(","))
+    return math.sqrt(3) * (q + r / 2), 1.5 * r
+
+
+def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: float = 1.0,
+               log: tuple[str, ...] | list[str] = (), **_: Any) -> str:
     board = view["board"]
-    xs = [_centre(h["hex"]) for h in board["hexes"]]
-    left = min(x for x, _ in xs) - SIZE * 1.2
-    top = min(y for _, y in xs) - SIZE * 1.2
-    width = max(x for x, _ in xs) - left + SIZE * 1.2
-    header = 24 + 18 * len(board["factions"])
-    height = max(y for _, y in xs) - top + SIZE * 1.2 + header
-    groups = sorted({h["group"] for h in board["hexes"] if h["group"]})
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-             f'width="{width:.0f}" height="{height:.0f}" role="img" '
-             f'aria-label="Cloudspire, wave {view["wave"]}, {escape(view["phase"])} phase" '
-             f'class="cloudspire-map" font-family="sans-serif">',
-             f'<rect width="{width:.0f}" height="{height:.0f}" fill="#eef6fb"/>']
-    stage = f" ({view['stage']})" if view["stage"] else ""
-    event = f", event: {board['event_name']}" if board["event_name"] else ""
-    parts.append(f'<text x="8" y="18" font-size="14" font-weight="bold">Wave {view["wave"]}, '
-                 f'{escape(view["phase"])}{escape(stage)}{escape(event)}</text>')
-    for f, info in enumerate(board["factions"]):
-        side = view["sides"][f]
-        colour = COLOURS[f % len(COLOURS)]
-        turn = " ◀" if board["turn_of"] == f else ""
-        parts.append(f'<text x="8" y="{38 + 18 * f}" font-size="12" fill="{colour}">'
-                     f'{escape(info["name"])}{" (bot)" if info["bot"] else ""}: gate '
-                     f'{side["gate"]}, Source {side["source"]}/{info["source_cap"]}, command '
-                     f'{side["command"]}, stack {info["stack_size"]}{turn}</text>')
-    shift = f'transform="translate({-left:.1f},{-top + header:.1f})"'
-    parts.append(f"<g {shift}>")
+    scale = max(1.0, min(float(zoom), 3.0))
+    map_w, map_h = MAP_W * scale, MAP_H * scale
+    points = [_xy(h["hex"]) for h in board["hexes"]]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    span_x, span_y = max(xs) - min(xs) + 2 * 0.9, max(ys) - min(ys) + 2 * 1.05
+    size = min(map_w / span_x, (map_h - 44) / span_y)
+    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+
+    def at(name: str) -> tuple[float, float]:
+        x, y = _xy(name)
+        return map_w / 2 + (x - mid_x) * size, 24 + (map_h - 44) / 2 + (y - mid_y) * size
+
+    panel_x = map_w + PANEL_GAP
+    panel, panel_h = _panel(view, panel_x, list(log))
+    width, height = panel_x + PANEL_W, max(map_h, panel_h)
+    head = _headline(view)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+           f'width="{width:g}" height="{height:g}" class="cloudspire-board" role="group" '
+           f'aria-label="{_attr("Cloudspire board. " + head)}">',
+           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
+           f'<text x="12" y="18" font-size="{min(14.0, (map_w - 24) / (0.6 * len(head))):.1f}"'
+           f' font-weight="700" {FONT} '
+           f'class="cloudspire-headline">{escape(head)}</text>',
+           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
+           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden">'
+           '<g class="map" role="group" aria-label="the map">']
+    islands = sorted({h["group"] for h in board["hexes"] if h["group"]
+                      and not h["group"].startswith("earthscape")})
+    pieces = _pieces(view)
     for h in board["hexes"]:
-        x, y = _centre(h["hex"])
-        fill = "#dbeefa" if h["sky"] else GROUND[groups.index(h["group"]) % len(GROUND)]
-        parts.append(f'{_hexagon(x, y, SIZE - 1)} fill="{fill}" stroke="#8aa" '
-                     f'stroke-width="1"><title>{escape(h["hex"])} '
-                     f'{escape(h["group"] or "sky")}</title></polygon>')
-        if h["well"]:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y + SIZE * 0.55:.1f}" r="4" '
-                         'fill="#3fb6d6"/>')
-        if h["landmark"]:
-            parts.append(f'<rect x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" '
-                         f'fill="#8d6e4a" transform="rotate(45 {x:.1f} {y:.1f})"/>')
-        if h["gate"] >= 0:
-            gate = view["sides"][h["gate"]]["gate"]
-            parts.append(f'<rect x="{x - 13:.1f}" y="{y - 13:.1f}" width="26" height="26" '
-                         f'fill="{COLOURS[h["gate"] % len(COLOURS)]}" rx="3"/>'
-                         f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="13" fill="white" '
-                         f'text-anchor="middle">{gate}</text>')
+        out.append(_hex(h, at(h["hex"]), size, islands, pieces.get(h["hex"], []), view))
+    out.append("</g></svg>")
+    out.append(panel)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _headline(view: dict[str, Any]) -> str:
+    board = view["board"]
+    if board["result_text"]:
+        return "Game over: " + board["result_text"]
+    return f"{board['where']}. {board['doing']}."
+
+
+# -- the map ---------------------------------------------------------------------------------
+def _pieces(view: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """What stands on each hex: ("gate", …), ("landmark", …), ("spire", …), ("unit", …)."""
+    board = view["board"]
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for info in board["factions"]:
+        found.setdefault(info["gate_hex"], []).append(("gate", info))
+    for lm, state_lm in zip(board["landmark_info"], view["landmarks"]):
+        found.setdefault(lm["hex"], []).append(("landmark", {**lm, "face": state_lm["face"]}))
+    spire_info = {sp["hex"]: sp for sp in board["spire_info"]}
     for sp in board["spires"]:
-        x, y = _centre(sp["hex"])
-        upgrades = next(s["upgrades"] for s in view["spires"] if s["hex"] == sp["hex"])
-        parts.append(f'<polygon points="{x:.1f},{y - 14:.1f} {x - 11:.1f},{y + 8:.1f} '
-                     f'{x + 11:.1f},{y + 8:.1f}" fill="{COLOURS[sp["owner"] % len(COLOURS)]}">'
-                     f'<title>{escape(sp["name"])}: range {sp["range"]}, {sp["dice"]} dice'
-                     f'</title></polygon><text x="{x:.1f}" y="{y + 20:.1f}" font-size="9" '
-                     f'text-anchor="middle">{escape(upgrades)}</text>')
+        found.setdefault(sp["hex"], []).append(("spire", {**sp, **spire_info[sp["hex"]]}))
     for u in board["units"]:
-        x, y = _centre(u["hex"])
-        colour = COLOURS[u["owner"] % len(COLOURS)]
-        shape = (f'<rect x="{x - 11:.1f}" y="{y - 11:.1f}" width="22" height="22" rx="5"'
-                 if u["hero"] else f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11"')
-        parts.append(f'{shape} fill="white" stroke="{colour}" stroke-width="3">'
-                     f'<title>{escape(u["name"])}: attack {u["attack"]}, health '
-                     f'{u["health"]}/{u["full_health"]}, movement {u["movement"]}</title>'
-                     f'{"</rect>" if u["hero"] else "</circle>"}'
-                     f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle">'
-                     f'{u["health"]}</text>')
-    parts.append("</g></svg>")
-    return "".join(parts)
+        found.setdefault(u["hex"], []).append(("unit", u))
+    return found
+
+
+def _hex(h: dict[str, Any], centre: tuple[float, float], size: float, islands: list[str],
+         pieces: list[tuple[str, dict[str, Any]]], view: dict[str, Any]) -> str:
+    board = view["board"]
+    name = h["hex"]
+    cx, cy = centre
+    r = size * 0.97
+    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * i - 90)):.1f},"
+                   f"{cy + r * math.sin(math.radians(60 * i - 90)):.1f}" for i in range(6))
+    slot = next((s for s in board["slots"] if s["hex"] == name), None) if h["slot"] else None
+    if slot and slot["earthscape"]:
+        fill, where = EARTHSCAPE_FILL, f"earthscape {slot['earthscape']}"
+    elif h["sky"]:
+        fill, where = SKY_FILL, "open sky" + (", an empty earthscape slot" if slot else "")
+    else:
+        group = h["group"]
+        fill = GROUND[islands.index(group) % len(GROUND)] if group in islands else GROUND[0]
+        where = f"island {group}" if group else "ground"
+    words = [f"hex {name}", where]
+    body = []
+    fs = max(8.0, min(12.0, size * 0.2))
+    if slot and not slot["earthscape"]:
+        body.append(f'<polygon points="{pts}" fill="none" stroke="#b08d57" stroke-width="1.5" '
+                    'stroke-dasharray="5 3" transform="'
+                    f'translate({cx:.1f} {cy:.1f}) scale(0.8) translate({-cx:.1f} {-cy:.1f})"/>')
+    if h["well"]:
+        words.append("a Source well")
+        body.append(f'<circle cx="{cx - size * 0.45:.1f}" cy="{cy - size * 0.42:.1f}" '
+                    f'r="{size * 0.12:.1f}" '
+                    'fill="#3fb6d6" stroke="#1b6f85"/>')
+    for kind, piece in pieces:
+        if kind == "gate":
+            words.append(_gate(piece, cx, cy, size, fs, view, body))
+        elif kind == "landmark":
+            words.append(_landmark(piece, cx, cy, size, fs, board, body))
+        elif kind == "spire":
+            words.append(_spire(piece, cx, cy, size, fs, board, body))
+        else:
+            words.append(_unit(piece, cx, cy, size, fs, board, body))
+    if board["firing"] == name:
+        words.append("firing now")
+        body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.8:.1f}" fill="none" '
+                    'stroke="#f39c12" stroke-width="3" stroke-dasharray="6 3"/>')
+    fire = board["fire"]
+    if fire and fire["target"] == name:
+        words.append("the spire's target")
+    return (f'<g data-key="hex:{name}" aria-label="{_attr(", ".join(words))}">'
+            f'<polygon class="hit" points="{pts}" fill="{fill}" stroke="#8fa3b0" '
+            f'stroke-width="1"/>{"".join(body)}</g>')
+
+
+def _gate(info: dict[str, Any], cx: float, cy: float, size: float, fs: float,
+          view: dict[str, Any], body: list[str]) -> str:
+    f = info["faction"]
+    health = view["sides"][f]["gate"]
+    s = size * 0.42
+    body.append(f'<rect x="{cx - s:.1f}" y="{cy - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}"'
+                f' rx="4" fill="{_colour(f)}" fill-opacity="{1 if health else 0.35}" '
+                'stroke="#2c3e50"/>'
+                f'<text x="{cx:.1f}" y="{cy + fs * 0.4:.1f}" text-anchor="middle" '
+                f'font-size="{fs * 1.2:.1f}" font-weight="700" fill="#fff" {FONT}>'
+                f'♥{health}</text>')
+    state = f"health {health}" if health else "defeated"
+    return f"{info['name']}'s fortress gate, {state}"
+
+
+def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
+              board: dict[str, Any], body: list[str]) -> str:
+    s = size * 0.36
+    if lm["revealed"]:
+        fill, mark = "#a67c52", (f"♥{lm['health']}" if lm["health"] else "✕")
+        text = (f"landmark {lm['name']}, revealed, "
+                + (f"health {lm['health']}, attack {lm['attack']}" if lm["health"]
+                   else "defeated or without health"))
+    else:
+        fill, mark = "#5d4037", "?"
+        seen = board["face_names"].get(lm["face"], "") if lm["face"] not in ("", "hidden") else ""
+        text = "landmark, face down" + (f" (you saw {seen})" if seen else "")
+    body.append(f'<rect x="{cx - s:.1f}" y="{cy - s:.1f}" width="{2 * s:.1f}" '
+                f'height="{2 * s:.1f}" fill="{fill}" stroke="#2c3e50" '
+                f'transform="rotate(45 {cx:.1f} {cy:.1f})"/>'
+                f'<text x="{cx:.1f}" y="{cy + fs * 0.4:.1f}" text-anchor="middle" '
+                f'font-size="{fs:.1f}" font-weight="700" fill="#fff" {FONT}>{escape(mark)}</text>')
+    if lm["revealed"] and lm["name"]:
+        body.append(f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
+                    f'font-size="{fs * 0.8:.1f}" fill="#3e2723" {FONT}>'
+                    f'{escape(lm["name"][:14])}</text>')
+    return text
+
+
+def _spire(sp: dict[str, Any], cx: float, cy: float, size: float, fs: float,
+           board: dict[str, Any], body: list[str]) -> str:
+    colour = _colour(sp["owner"])
+    owner = board["factions"][sp["owner"]]["name"]
+    top, base, half = cy - size * 0.55, cy + size * 0.25, size * 0.32
+    body.append(f'<polygon points="{cx:.1f},{top:.1f} {cx - half:.1f},{base:.1f} '
+                f'{cx + half:.1f},{base:.1f}" fill="{colour}" stroke="#1c2833"/>')
+    # The upgrades as a column of chips beside it, bottom first (damage removes the bottom).
+    chip = max(5.0, size * 0.17)
+    x0 = cx + half + 2
+    for i, up in enumerate(sp["upgrades"]):
+        y = base - (i + 1) * (chip + 1)
+        body.append(f'<rect x="{x0:.1f}" y="{y:.1f}" width="{chip:.1f}" height="{chip:.1f}" '
+                    f'fill="{UPGRADE_FILLS.get(up, "#999")}" stroke="#fff" stroke-width="0.5"/>'
+                    f'<text x="{x0 + chip / 2:.1f}" y="{y + chip * 0.8:.1f}" text-anchor="middle"'
+                    f' font-size="{chip * 0.85:.1f}" fill="#fff" {FONT}>{up}</text>')
+    body.append(f'<text x="{cx:.1f}" y="{base + fs:.1f}" text-anchor="middle" '
+                f'font-size="{fs * 0.85:.1f}" fill="#1c2833" {FONT}>'
+                f'{sp["dice"]}d · r{sp["range"]}</text>')
+    ups = ", ".join(UPGRADE_WORDS.get(u, u) for u in sp["upgrades"]) or "none"
+    return (f"{owner}'s {sp['name']}: {sp['dice']} attack dice, range {sp['range']}, "
+            f"fortification {sp['fortification']}, upgrades bottom first {ups}, "
+            f"{sp['free']} of capacity {sp['capacity']} free")
+
+
+def _unit(u: dict[str, Any], cx: float, cy: float, size: float, fs: float,
+          board: dict[str, Any], body: list[str]) -> str:
+    colour = _colour(u["owner"])
+    owner = board["factions"][u["owner"]]["name"]
+    rad = size * 0.36
+    if u["hero"]:
+        body.append(f'<rect x="{cx - rad:.1f}" y="{cy - rad:.1f}" width="{2 * rad:.1f}" '
+                    f'height="{2 * rad:.1f}" rx="{rad * 0.35:.1f}" fill="#fff" '
+                    f'stroke="{colour}" stroke-width="3"/>')
+    else:
+        body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="#fff" '
+                    f'stroke="{colour}" stroke-width="3"/>')
+    initials = "".join(w[0] for w in u["name"].split()[:2]).upper()
+    body.append(f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" text-anchor="middle" '
+                f'font-size="{fs:.1f}" font-weight="700" fill="{colour}" {FONT}>'
+                f'{escape(initials)}</text>')
+    # Health chips: one dot per point left, hollow for points lost.
+    n = max(u["full_health"], u["health"])
+    dot = max(2.0, min(size * 0.07, 1.6 * rad / max(1, n)))
+    x0 = cx - (n - 1) * dot * 1.25
+    for i in range(n):
+        fill = colour if i < u["health"] else "#fff"
+        body.append(f'<circle cx="{x0 + i * dot * 2.5:.1f}" cy="{cy + rad + dot + 2:.1f}" '
+                    f'r="{dot:.1f}" fill="{fill}" stroke="{colour}" stroke-width="0.8"/>')
+    if u["group"] > 1:
+        body.append(f'<text x="{cx + rad:.1f}" y="{cy - rad + fs * 0.3:.1f}" font-size="'
+                    f'{fs * 0.9:.1f}" font-weight="700" fill="#1c2833" {FONT}>×{u["group"]}'
+                    '</text>')
+    kind = "hero" if u["hero"] else "minion"
+    group = f", a group of {u['group']}" if u["group"] > 1 else ""
+    return (f"{owner}'s {kind} {u['name']}{group}: attack {u['attack']}, health {u['health']} "
+            f"of {u['full_health']}, movement {u['movement']} ({u['terrain']})")
+
+
+# -- the panel -------------------------------------------------------------------------------
+def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
+    board = view["board"]
+    y = 22
+    out = [f'<g class="panel" {FONT}>']
+
+    def text(tx: float, content: str, size: int = 12, weight: str = "400",
+             fill: str = "#1c2833", cls: str = "") -> None:
+        extra = f' class="{cls}"' if cls else ""
+        out.append(f'<text x="{tx:g}" y="{y}" font-size="{size}" font-weight="{weight}" '
+                   f'fill="{fill}"{extra}>{escape(content)}</text>')
+
+    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833",
+                weight: str = "400") -> None:
+        nonlocal y
+        width = int((PANEL_W - (tx - x) - 8) / (size * 0.56))
+        line = ""
+        for word in content.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                text(tx, line, size, weight, fill)
+                y += size + 3
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        text(tx, line, size, weight, fill)
+        y += size + 5
+
+    text(x, "Cloudspire", 14, "700")
+    y += 18
+    wrapped(x, board["where"], 12, weight="600")
+    if board["event_name"]:
+        wrapped(x, f"Event: {board['event_name']}", fill="#6c3483")
+    if board["result_text"]:
+        wrapped(x, "Game over: " + board["result_text"], 12, "#922b21", "700")
+    elif board["doing"]:
+        wrapped(x, board["doing"], fill="#34495e")
+    y += 4
+    for f, info in enumerate(board["factions"]):
+        side, more = view["sides"][f], board["sides"][f]
+        turn = " ◀" if board["turn_of"] == f else ""
+        out.append(f'<rect x="{x:g}" y="{y - 10}" width="12" height="12" fill="{_colour(f)}" '
+                   'rx="2"/>')
+        who = f"{info['name']} (played by the rules)" if info["bot"] else \
+            f"Seat {f}: {info['name']}"
+        text(x + 18, f"{who}{turn}", 12, "700", _colour(f))
+        y += 15
+        wrapped(x + 18, f"Gate ♥{side['gate']} · Source {side['source']}/{info['source_cap']}"
+                        f" · command {more['command']}"
+                        + (f" · mark: {more['mark_name']}" if more["mark_name"] else "")
+                        + (" · done" if more["done"] and view["phase"] != "onslaught" else ""))
+        fortress = ", ".join(f"{n} {b}/{t}" for n, b, t in more["structures"])
+        wrapped(x + 18, f"Fortress: {fortress}", fill="#34495e")
+        barracks = ", ".join(f"{n} ×{c}" for n, c in more["barracks"]) or "empty"
+        wrapped(x + 18, f"Barracks: {barracks}", fill="#34495e")
+        stock = ", ".join(f"{n} ×{c}" for n, c in more["spire_stock"]) or "none"
+        held = ", ".join(more["equipment"] + more["earthscapes"])
+        wrapped(x + 18, f"Spires to build: {stock}" + (f" · holds {held}" if held else ""),
+                fill="#34495e")
+        y = _stack(out, view, f, x + 18, y)
+        y += 4
+    text(x, "Market", 13, "700")
+    y += 16
+    if not board["market"] and not board["earthscape_offer"]:
+        wrapped(x, "nothing on offer", fill="#34495e")
+    for chip in board["market"]:
+        wrapped(x, f"slot {chip['slot']}: {chip['name']} ({TYPE_WORDS.get(chip['type'], '')}),"
+                   f" {chip['cost']} Source")
+    offer = board["earthscape_offer"]
+    if offer:
+        wrapped(x, f"earthscape face up: {offer['name']}" + (" (a Source well)" if offer["well"]
+                                                              else "")
+                   + f", {offer['cost']} Source")
+    y += 4
+    fire = board["fire"]
+    if fire:
+        if fire["target"]:
+            wrapped(x, f"Spire at {fire['spire']} fires at {fire['target']}: "
+                       f"{fire['dice_left']} dice left, {fire['damage']} damage rolled", 12,
+                    "#a04000", "600")
+        else:
+            wrapped(x, f"Spire at {fire['spire']} fires: its owner chooses a target", 12,
+                    "#a04000", "600")
+    text(x, "Onslaught log", 13, "700")
+    y += 16
+    for line in log[-8:] or ["no fights yet"]:
+        wrapped(x, line, 10, "#34495e")
+    out.append("</g>")
+    return "".join(out), y + 10
+
+
+def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> int:
+    """A faction's deployment stack: its top open, the rest as backs unless the view shows
+    them (its owner's and the designer's)."""
+    stack = view["sides"][f]["stack"]
+    if not stack:
+        return y
+    kinds = view["board"]["unit_kinds"]
+    colour = _colour(f)
+    out.append(f'<g class="stack stack-{f}"><text x="{x:g}" y="{y}" font-size="11" '
+               'fill="#1c2833">Stack (top first):</text>')
+    y += 4
+    cx = x
+    for i, band in enumerate(stack[:12]):
+        if band == "hidden":
+            out.append(f'<g class="stack-back" aria-label="a unit face down">'
+                       f'<rect x="{cx:g}" y="{y}" width="28" height="20" rx="3" '
+                       f'fill="{colour}" fill-opacity="0.45" stroke="{colour}"/>'
+                       f'<text x="{cx + 14:g}" y="{y + 14}" font-size="10" text-anchor="middle" '
+                       f'fill="#fff">?</text></g>')
+        else:
+            kind = kinds[band["members"][0]]
+            initials = "".join(w[0] for w in kind["name"].split()[:2]).upper()
+            group = f"×{len(band['members'])}" if len(band["members"]) > 1 else ""
+            label = (f"{'top: ' if i == 0 else ''}{kind['name']}"
+                     + (f", a group of {len(band['members'])}" if group else "")
+                     + f", health {band['health']}")
+            out.append(f'<g class="stack-unit" aria-label="{_attr(label)}">'
+                       f'<rect x="{cx:g}" y="{y}" width="28" height="20" rx="3" fill="#fff" '
+                       f'stroke="{colour}" stroke-width="{2.5 if i == 0 else 1.2}"/>'
+                       f'<text x="{cx + 14:g}" y="{y + 14}" font-size="9" text-anchor="middle" '
+                       f'fill="{colour}" font-weight="700">{escape(initials + group)}</text>'
+                       f'<title>{escape(label)}</title></g>')
+        cx += 31
+    if len(stack) > 12:
+        out.append(f'<text x="{cx:g}" y="{y + 14}" font-size="10">+{len(stack) - 12}</text>')
+    out.append("</g>")
+    top = view["board"]["sides"][f]["stack_top"]
+    y += 34
+    if top:
+        top_text = (f"Top: {top['name']}, attack {top['attack']}, health {top['health']} of "
+                    f"{top['full_health']}, movement {top['movement']}")
+        out.append(f'<text x="{x:g}" y="{y}" font-size="10" fill="#34495e">'
+                   f'{escape(top_text)}</text>')
+        y += 14
+    return y

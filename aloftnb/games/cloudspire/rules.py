@@ -1635,7 +1635,123 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 "market": market, "turn_of": acting,
                 "firing": s.firing[0] if s.firing else "",
                 "event_name": cat.events[s.event].name if s.event else "",
-                "spire_die": list(self.numbers.spire_die)}
+                "spire_die": list(self.numbers.spire_die),
+                **self._drawing_view(s)}
+
+    def _drawing_view(self, s: CloudspireState) -> dict[str, Any]:
+        """What the drawing shows beside the map's pieces, in words the rules decide: the
+        catalogue's names and stats (open data), each side's holdings, where the game stands
+        and what happens now. Only open information: stacks are read from the view's own
+        (masked) `sides`."""
+        cat, n = self.catalogue, self.numbers
+        unit_kinds = {uid: {"name": u.name, "hero": u.hero, "merc": u.merc, "cost": u.cost,
+                            "reward": u.reward, "terrain": u.terrain,
+                            "levels": [[lv.attack, lv.health, lv.movement] for lv in u.levels]}
+                      for uid, u in cat.units.items()}
+        sides = []
+        for side in s.sides:
+            fac = self._faction(side)
+            top = None
+            if side.stack:  # the top of a stack is open to every seat
+                attack, health, movement, _ = self.stats(side.stack[0])
+                top = {"name": cat.units[side.stack[0].members[0]].name, "attack": attack,
+                       "health": side.stack[0].health, "full_health": health,
+                       "movement": movement}
+            sides.append({
+                "stack_top": top,
+                "command": side.command,
+                "mark_name": self.faction_of[side.mark].name if side.mark >= 0 else "",
+                "barracks": [[cat.units[uid].name, side.barracks[i]]
+                             for i, uid in enumerate(self.unit_ids) if side.barracks[i] > 0],
+                "spire_stock": [[cat.spires[k].name, side.spire_stock[i]]
+                                for i, k in enumerate(self.spire_ids) if side.spire_stock[i] > 0],
+                "structures": [[st.name, bought, len(st.advancements)]
+                               for st, bought in zip(fac.structures, side.advancements)],
+                "equipment": [cat.equipment[e].name for e in side.equipment],
+                "earthscapes": [cat.earthscapes[e].name for e in side.earthscapes],
+                "done": side.done})
+        landmarks = []
+        for lm in s.landmarks:
+            face = cat.faces[lm.face] if lm.revealed else None
+            landmarks.append({"hex": lm.hex, "revealed": lm.revealed, "health": lm.health,
+                              "name": face.name if face else "",
+                              "attack": face.attack if face else 0})
+        slots = [{"hex": h, "earthscape": cat.earthscapes[e].name if e else ""}
+                 for h, e in zip(self.slots, s.slots)]
+        spires = [{"hex": sp.hex, "attack": sp.upgrades.count("A"),
+                   "fortification": sp.upgrades.count("F"), "upgrades": sp.upgrades,
+                   "free": cat.spires[sp.kind].capacity - len(sp.upgrades)} for sp in s.spires]
+        offer = cat.earthscapes[s.earthscape_offer] if s.earthscape_offer else None
+        return {
+            "unit_kinds": unit_kinds,
+            "equipment_names": {e: g.name for e, g in cat.equipment.items()},
+            "face_names": {k: f.name for k, f in cat.faces.items()},
+            "sides": sides, "landmark_info": landmarks, "slots": slots,
+            "spire_info": spires,
+            "earthscape_offer": ({"name": offer.name, "well": offer.well,
+                                  "cost": n.earthscape_cost} if offer else None),
+            "where": self.where_text(s), "doing": self.doing_text(s),
+            "result_text": self.result_text(s), "waves": self.waves,
+            "limited_builds": n.limited_builds,
+            "fire": ({"spire": s.firing[0], "target": s.target, "dice_left": s.dice,
+                      "damage": s.damage} if s.firing else None)}
+
+    def where_text(self, s: CloudspireState) -> str:
+        """The wave, phase, and in an onslaught its round and stage, in words."""
+        text = f"Wave {s.wave} of {self.waves}, {s.phase} phase"
+        if s.phase == "onslaught" and s.round:
+            text += f", round {s.round}" + (f", {s.stage} stage" if s.stage else "")
+        return text
+
+    def doing_text(self, s: CloudspireState) -> str:
+        """Who acts now and on what, in words."""
+        if s.actor == OVER:
+            return ""
+        if s.actor == CHANCE:
+            what = {"event": "an event card", "market": "a market chip",
+                    "earthscape": "an earthscape", "face": "a landmark face",
+                    "die": "a spire die"}.get(s.draw, "a chance outcome")
+            return f"Drawing {what}"
+        who = self.faction_of[s.actor].name
+        if s.phase == "onslaught" and s.stage == "fire":
+            return f"{who} chooses the target of the spire at {s.firing[0]}"
+        if s.phase == "onslaught" and s.exploring >= 0:
+            return f"{who} looks at the landmark at {s.landmarks[s.exploring].hex}"
+        return f"{who} to play"
+
+    def result_text(self, s: CloudspireState) -> str:
+        if s.actor != OVER:
+            return ""
+        won = " and ".join(self.faction_of[f].name for f in s.winners) or "nobody"
+        return f"{won} won ({s.reason})"
+
+    def action_path(self, s: CloudspireState, action: Action) -> list[str]:
+        """What a person clicks: hexes of the map ("hex:q,r": a well, a spire, a unit, a
+        landmark, a target, the gate for a hero still on the stack), then buttons whose keys
+        read as what they do."""
+        p = action.params
+        kind = action.type
+        if kind == "construct":
+            return [f"hex:{p['at']}", f"construct {p['spire']}"]
+        if kind == "upgrade":
+            return [f"hex:{p['at']}", f"{_UPGRADE_NAMES.get(p['kind'], p['kind'])} upgrade"]
+        if kind == "place":
+            return [f"hex:{p['at']}", f"place {p['earthscape']}"]
+        if kind in ("move", "attack"):
+            return [f"hex:{p['at']}", f"hex:{p['to' if kind == 'move' else 'target']}"]
+        if kind in ("target", "explore"):
+            return [f"hex:{p['at']}"]
+        if kind == "buy":
+            return [f"buy market slot {p['slot']}"]
+        if kind == "advance":
+            return [f"advance {p['structure']}"]
+        if kind == "mark":
+            return [f"mark gate {p['gate']}"]
+        if kind == "deploy":
+            return [f"deploy {p['unit']}" + (" grouped" if p["group"] else "")]
+        if kind == "equip":
+            return [f"equip {p['item']}"]
+        return [kind.replace("_", " ")]
 
     def determinize(self, s: CloudspireState, seat: int, rng: random.Random
                     ) -> CloudspireState:
@@ -1667,7 +1783,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board
 
-        return draw_board(self, view)
+        return draw_board(self, view, **options)
 
     # -- parsing -------------------------------------------------------------------------------
     def parse_action(self, data: Any) -> CloudspireAction:

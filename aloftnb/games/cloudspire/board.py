@@ -1,0 +1,218 @@
+"""The Cloudspire board: the generic board plus zoom, menu labels with costs, seat labels, hints,
+the onslaught log in the drawing, and explanations of clicks that play nothing.
+
+Clicking: map actions go by hexes (`hex:q,r`): a well to construct (then the spire's button), a
+spire to upgrade (then attack, range or fortification), a hero then a hex to move it, a unit then
+its target to attack, a landmark to explore, a unit to fire at. Market, prep, pass and end
+actions are buttons. "Bot: step" and "Bots: to round's end" come with the generic board.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, cast
+
+import traitlets as t
+
+from ...widget.board import Board
+from .rules import CloudspireRules
+
+ZOOMS = (1.0, 1.5, 2.0, 3.0)
+LOG_TYPES = ("march", "move", "target", "roll", "explore", "reveal", "attack", "construct",
+             "upgrade")
+LOG_LINES = 8
+
+
+class GameBoard(Board):
+    game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
+    zoom = t.Float(1.0).tag(sync=False)
+
+    @property
+    def game_rules(self) -> CloudspireRules:
+        return cast(CloudspireRules, self.match.rules)
+
+    def drawing_options(self) -> dict[str, Any]:
+        return {"zoom": self.zoom, "log": self.fight_log()}
+
+    def fight_log(self) -> list[str]:
+        """The latest onslaught steps (moves, fire and its dice, explorations, attacks), oldest
+        first. Landmark faces drawn are left out: only their explorer sees them."""
+        lines: list[str] = []
+        for entry in reversed(self.match.history):
+            if entry.phase != "onslaught" or entry.action is None:
+                continue
+            if entry.action.type in LOG_TYPES:
+                lines.append(entry.text)
+                if len(lines) == LOG_LINES:
+                    break
+        return lines[::-1]
+
+    # -- zoom ----------------------------------------------------------------------------------
+    def set_zoom(self, zoom: float) -> None:
+        """Enlarge the map (1 fits every hex in its frame; up to 3: the board then scrolls to
+        pan). Python redraws it. The board's Map zoom menu and the + and - keys call this."""
+        if type(zoom) not in (int, float) or zoom not in ZOOMS:
+            raise ValueError(f"zoom must be one of {', '.join(map(str, ZOOMS))}, not {zoom!r:.40}")
+        self.zoom = float(zoom)
+        self._publish()
+
+    def view_control_specs(self) -> list[dict[str, Any]]:
+        return [{"name": "zoom", "label": "Map zoom", "value": self.zoom,
+                 "options": [[z, "fit" if z == 1 else f"{z * 100:g}%"] for z in ZOOMS]}]
+
+    def set_view_option(self, name: str, value: Any) -> None:
+        if name == "zoom":
+            self.set_zoom(value)
+
+    # -- hot seat ------------------------------------------------------------------------------
+    def reveal_text(self) -> str:
+        """In hot seat the board shows what every seat may see; the seat to play may show its
+        own stack and the landmark faces it has seen, hidden again when the turn passes."""
+        seat = self.match.current_player
+        if self.viewer != "turn" or seat is None or seat < 0:
+            return ""
+        return (f"Hide seat {seat}'s stack" if self.revealed
+                else f"Show seat {seat}'s stack and the landmarks it has seen")
+
+    def view_dict(self) -> dict[str, Any]:
+        seat = self._viewing_seat()
+        if isinstance(seat, int) and seat < 0:  # revealed during a chance step: no one's secrets
+            return self.match.rules.view(self.match.state, None)
+        return super().view_dict()
+
+    # -- words ---------------------------------------------------------------------------------
+    def choice_label(self, action: Any) -> str:
+        """Menu texts with names and costs from the catalogue."""
+        rules, state = self.game_rules, self.match.state
+        cat, n = rules.catalogue, rules.numbers
+        p = action.params
+        kind = action.type
+        if kind == "buy":
+            chip = cat.chips[state.market[p["slot"]]]
+            return f"buy {chip.name} ({chip.type}) for {chip.cost} Source"
+        if kind == "buy_earthscape":
+            scape = cat.earthscapes[state.earthscape_offer]
+            return f"buy the earthscape {scape.name} for {n.earthscape_cost} Source"
+        if kind == "construct":
+            spire = cat.spires[p["spire"]]
+            price = "merc, paid at the market" if spire.merc else f"{spire.cost} Source"
+            return f"construct a {spire.name} at {p['at']} ({price})"
+        if kind == "upgrade":
+            spire = next(sp for sp in state.spires if sp.hex == p["at"])
+            cost = n.fortification_cost if p["kind"] == "F" else len(spire.upgrades) + 1
+            word = {"A": "attack", "R": "range", "F": "fortification"}[p["kind"]]
+            return f"{word} upgrade on the {cat.spires[spire.kind].name} ({cost} Source)"
+        if kind == "advance":
+            side = state.sides[state.actor]
+            fac = next(fa for fa in cat.factions if fa.id == side.faction)
+            j = next(j for j, st in enumerate(fac.structures) if st.id == p["structure"])
+            adv = fac.structures[j].advancements[side.advancements[j]]
+            gains = ", ".join(f"+{v} {name.replace('_', ' ')}" for name, v in (
+                ("income", adv.income), ("Source cap", adv.source_cap),
+                ("command", adv.command), ("gate health", adv.gate_health)) if v)
+            return f"advance the {fac.structures[j].name} ({adv.cost} Source: {gains or 'no gain'})"
+        if kind == "place":
+            return f"place the earthscape {cat.earthscapes[p['earthscape']].name} at {p['at']}"
+        if kind == "mark":
+            return f"declare {rules.faction_of[p['gate']].name}'s gate the mark"
+        if kind == "deploy":
+            unit = cat.units[p["unit"]]
+            price = "free (merc)" if unit.merc else f"{unit.cost} command"
+            return (f"deploy a {unit.name}, {'hero' if unit.hero else 'minion'} ({price})"
+                    + (", grouped with the minion above" if p["group"] else ""))
+        if kind == "equip":
+            return f"equip the hero with the {cat.equipment[p['item']].name}"
+        if kind == "target":
+            unit = next(u for u in state.units if u.hex == p["at"])
+            return f"fire at the {cat.units[unit.members[0]].name} at {p['at']}"
+        if kind == "attack":
+            unit = next(u for u in state.units if u.hex == p["at"])
+            return f"the {cat.units[unit.members[0]].name} at {p['at']} attacks {p['target']}"
+        return str(action)
+
+    def seat_label(self, seat: int, view: dict) -> str:
+        name = view["board"]["factions"][seat]["name"]
+        return f"Seat {seat}: {name} (gate {view['sides'][seat]['gate']})"
+
+    def hints(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for action in self.match.legal_actions() if not self.match.is_over else []:
+            p = action.params
+            if action.type == "construct":
+                out[f"hex:{p['at']}"] = f"Construct on the well at {p['at']}: choose the spire."
+            elif action.type == "upgrade":
+                out[f"hex:{p['at']}"] = (f"Upgrade the spire at {p['at']}: choose attack, range "
+                                         "or fortification.")
+            elif action.type == "place":
+                out[f"hex:{p['at']}"] = f"Place an earthscape at {p['at']}: choose which."
+            elif action.type == "move":
+                out[f"hex:{p['at']}"] = "Now click the hex to move the hero to."
+            elif action.type == "attack":
+                out[f"hex:{p['at']}"] = "Now click what this unit attacks."
+        return out
+
+    def explain(self, path: list[str]) -> str:
+        """Why a click plays nothing, in the rules' words where there is a rule to name."""
+        match = self.match
+        rules, state = self.game_rules, match.state
+        if match.is_over:
+            return "the game is over"
+        if match.is_chance:
+            return "a card or die is being drawn: the designer view chooses it, or let chance"
+        if not path:
+            return "nothing was chosen"
+        keys = [k for k in path if k.startswith("hex:")]
+        if not keys:
+            return "that button plays nothing now"
+        here = keys[-1][4:]
+        if any(k[4:] not in rules.hex_index for k in keys):
+            bad = next(k[4:] for k in keys if k[4:] not in rules.hex_index)
+            return f"there is no hex {bad!r:.30} on the map"
+        legal = match.legal_actions()
+        firsts = {rules.action_path(state, a)[0] for a in legal}
+        if len(keys) > 1 and keys[0] in firsts:
+            return (f"{here} cannot be chosen after {keys[0][4:]}: a hero moves within its "
+                    "movement to a free hex its terrain allows; a unit attacks an adjacent "
+                    "opposing unit, spire, gate or revealed landmark")
+        phase, stage = state.phase, state.stage
+        if phase in ("market", "prep"):
+            return f"the map is not clicked in the {phase} phase: use the buttons"
+        if phase == "build" or (phase == "onslaught" and stage == "move" and any(
+                a.type in ("construct", "upgrade") for a in legal)):
+            return self._explain_build(here)
+        if phase == "onslaught" and stage == "move":
+            return ("in the move stage click one of your heroes that has not moved, then a "
+                    "hex within its movement; minions march with the march button")
+        if stage == "fire":
+            return (f"the spire at {state.firing[0]} fires only at a unit of the acting "
+                    "faction within its range, counted over ground, never across sky")
+        if stage == "explore":
+            return ("only a face-down landmark next to one of your units can be explored, "
+                    "once per turn")
+        if stage == "attack":
+            return ("click one of your units that has not attacked this turn, then an adjacent "
+                    "opposing unit, spire, gate or revealed landmark")
+        return "nothing can be played there now"
+
+    def _explain_build(self, here: str) -> str:
+        rules, state = self.game_rules, self.match.state
+        me = state.actor
+        spire = next((sp for sp in state.spires if sp.hex == here), None)
+        if spire is not None:
+            if spire.owner != me:
+                return f"the spire at {here} is {rules.faction_of[spire.owner].name}'s"
+            cap = rules.catalogue.spires[spire.kind].capacity
+            if len(spire.upgrades) >= cap:
+                return f"the spire at {here} is full: its capacity is {cap} upgrades"
+            return (f"an upgrade on the spire at {here} costs {len(spire.upgrades) + 1} Source "
+                    f"(fortification {rules.numbers.fortification_cost}); you have "
+                    f"{state.sides[me].source}")
+        if here not in rules.wells(state):
+            return f"a spire is constructed only on a Source well; {here} has none"
+        if here in rules.occupied(state):
+            return f"the well at {here} is taken"
+        group_of, _ = rules.groups(state.slots)
+        if group_of.get(here) not in rules.influence(state, me):
+            return (f"{here} is outside your influence: next to your gate, or on or next to a "
+                    "hex group holding one of your spires")
+        return "you have no spire you can pay for, or no limited build left this onslaught"
