@@ -79,8 +79,9 @@ def test_the_paths_are_hexes_then_buttons():
     rules, state = match.rules, match.state
     paths = {str(a): rules.action_path(state, a) for a in match.legal_actions()}
     construct = next(a for a in match.legal_actions() if a.type == "construct")
-    assert rules.action_path(state, construct) == [f"hex:{construct.at}",
-                                                   f"construct {construct.spire}"]
+    assert rules.action_path(state, construct) == [
+        f"hex:{construct.at}", f"construct {construct.spire}",
+        f"upgrades {construct.order} (bottom first)"]  # every shipped spire has two orders+
     assert paths["pass"] == ["pass"]
     match.play(construct)
     while match.current_player != construct_owner(match, construct.at):

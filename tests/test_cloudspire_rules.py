@@ -341,6 +341,17 @@ def test_only_the_top_of_a_stack_is_open_and_determinize_keeps_the_view():
     assert len(orders) > 1  # the hidden part really is resampled
 
 
+def test_the_chips_under_the_top_of_a_group_are_hidden_too():
+    rules = rules_for(2)
+    s = prep_state(rules, command=9)
+    s = rules.apply(s, A("deploy", unit="anvil_brute", group=False))
+    s = rules.apply(s, A("deploy", unit="slagling", group=True))  # joins the brute's group
+    s = rules.apply(s, A("ready"))
+    assert s.sides[0].stack[0].members == ("anvil_brute", "slagling")
+    assert rules.view(s, 1)["sides"][0]["stack"][0]["members"] == ["anvil_brute", "hidden"]
+    assert rules.view(s, 0)["sides"][0]["stack"][0]["members"] == ["anvil_brute", "slagling"]
+
+
 def test_the_mark_is_declared_only_when_there_is_a_choice():
     rules = rules_for(3)
     s = rules.initial_state(0)

@@ -42,13 +42,17 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     kernel = lab.kernel()
     assert kernel.eval_json("match.phase") == "build"
 
-    # Construct: click the well on the map, then the spire's button.
+    # Construct: click the well on the map, the spire's button, then the order its starting
+    # upgrades are stacked in (not the catalogue's: the second order offered).
     construct = kernel.eval_json("first('construct')")
     at, spire = construct["at"], construct["spire"]
+    order = kernel.eval_json(f"match.rules.start_orders['{spire}'][1]")
     board.locator(f'[data-key="hex:{at}"]').click()
     board.locator(f'.aloft-menu [data-menu-key="construct {spire}"]').click()
+    board.locator(f'.aloft-menu [data-menu-key="upgrades {order} (bottom first)"]').click()
     wait_until(lambda: kernel.eval_json("[sp.hex for sp in match.state.spires]") == [at],
                what="the spire to be constructed")
+    assert kernel.eval_json("match.state.spires[0].upgrades") == order
     label = board.locator(f'[data-key="hex:{at}"]').get_attribute("aria-label")
     assert "upgrades bottom first" in label
 

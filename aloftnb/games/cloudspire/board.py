@@ -18,6 +18,7 @@ from ...widget.board import Board
 from .rules import CloudspireRules
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0)
+_UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 LOG_TYPES = ("march", "move", "target", "roll", "explore", "reveal", "attack", "construct",
              "upgrade")
 LOG_LINES = 8
@@ -96,7 +97,9 @@ class GameBoard(Board):
         if kind == "construct":
             spire = cat.spires[p["spire"]]
             price = "merc, paid at the market" if spire.merc else f"{spire.cost} Source"
-            return f"construct a {spire.name} at {p['at']} ({price})"
+            order = " ".join(_UPGRADE_WORDS.get(u, u) for u in p["order"])
+            return (f"construct a {spire.name} at {p['at']} ({price}), starting upgrades "
+                    f"bottom first: {order}")
         if kind == "upgrade":
             spire = next(sp for sp in state.spires if sp.hex == p["at"])
             cost = n.fortification_cost if p["kind"] == "F" else len(spire.upgrades) + 1
@@ -140,6 +143,8 @@ class GameBoard(Board):
             p = action.params
             if action.type == "construct":
                 out[f"hex:{p['at']}"] = f"Construct on the well at {p['at']}: choose the spire."
+                out[f"construct {p['spire']}"] = ("Now choose the order of its starting upgrades "
+                                                  "(bottom first: the bottom one is lost first).")
             elif action.type == "upgrade":
                 out[f"hex:{p['at']}"] = (f"Upgrade the spire at {p['at']}: choose attack, range "
                                          "or fortification.")

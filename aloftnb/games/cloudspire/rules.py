@@ -1587,7 +1587,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         data = self.state_to_dict(s)
         for f, side in enumerate(data["sides"]):
             if f != seat and side["stack"]:
-                side["stack"] = side["stack"][:1] + ["hidden"] * (len(side["stack"]) - 1)
+                # Only the top unit is open: the chips of its group under it are not.
+                top = side["stack"][0]
+                top["members"] = top["members"][:1] + ["hidden"] * (len(top["members"]) - 1)
+                side["stack"] = [top] + ["hidden"] * (len(side["stack"]) - 1)
         for lm in data["landmarks"]:
             if lm["face"] and not lm["revealed"] and not (seat is not None and lm["known"][seat]):
                 lm["face"] = "hidden"
@@ -1732,7 +1735,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         p = action.params
         kind = action.type
         if kind == "construct":
-            return [f"hex:{p['at']}", f"construct {p['spire']}"]
+            path = [f"hex:{p['at']}", f"construct {p['spire']}"]
+            if len(self.start_orders.get(p["spire"], ())) > 1:  # then the upgrades' order
+                path.append(f"upgrades {p['order']} (bottom first)")
+            return path
         if kind == "upgrade":
             return [f"hex:{p['at']}", f"{_UPGRADE_NAMES.get(p['kind'], p['kind'])} upgrade"]
         if kind == "place":
