@@ -660,6 +660,8 @@ class Board(anywidget.AnyWidget):
         if self.viewer.startswith("seat:"):
             return int(self.viewer[5:])
         seat = self.match.current_player
+        if seat is None or seat == CHANCE:  # nobody's secrets during a draw or once over
+            return None
         return seat if (self.revealed and seat == self._revealed_for) else None
 
     def _can_act(self, seat: int | None) -> bool:

@@ -75,12 +75,6 @@ class GameBoard(Board):
         return (f"Hide seat {seat}'s stack" if self.revealed
                 else f"Show seat {seat}'s stack and the landmarks it has seen")
 
-    def view_dict(self) -> dict[str, Any]:
-        seat = self._viewing_seat()
-        if isinstance(seat, int) and seat < 0:  # revealed during a chance step: no one's secrets
-            return self.match.rules.view(self.match.state, None)
-        return super().view_dict()
-
     # -- words ---------------------------------------------------------------------------------
     def choice_label(self, action: Any) -> str:
         """Menu texts with names and costs from the catalogue."""
