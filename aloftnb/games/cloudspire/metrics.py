@@ -65,8 +65,8 @@ def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
     value += SPENT * sum(chip_cost.get(k, 0) * n for k, n in zip(rules.spire_ids,
                                                                   side.spire_stock)
                          if cat.spires[k].merc)
-    # An earthscape held is worth a little less than its price; placed where the faction's
-    # spires can reach it, more (a well is a place for a spire), so greedy places what it buys.
+    # An earthscape held is worth a little more than the Source it cost (so greedy buys one);
+    # placed where the faction's spires reach, more still (a well is a place for a spire).
     cost = rules.numbers.earthscape_cost
     value += 0.4 * cost * len(side.earthscapes)
     if any(s.slots):
