@@ -69,5 +69,9 @@ def test_bench_prints_one_json_line_per_measure():
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
     assert any(m.startswith("balloons_mcts_") for m in measures)
     assert measures[-1] == "openspiel_connect_four_random_actions_per_s"
+    # cloudspire: fast path, games on two workers, an MCTS decision
+    assert "cloudspire_random_games_per_s_fast_path" in measures
+    assert "cloudspire_100_random_games_wall_s_2_workers" in measures
+    assert "cloudspire_mcts_100_iterations_s_per_move" in measures
     for line in lines[1:]:  # a figure, or a reason why there is none
         assert (isinstance(line["value"], float) and line["value"] > 0) or line.get("skipped")

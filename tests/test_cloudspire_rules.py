@@ -87,7 +87,8 @@ def test_new_match_starts_in_the_market_of_wave_1_without_an_event():
     # wave 1 income; RULING (first-player edge): the second seat starts with 1 more
     assert [side.source for side in s.sides] == [5, 6]
     assert [side.command for side in s.sides] == [5, 5]
-    assert [side.gate for side in s.sides] == [10, 10]
+    start = rules.numbers.gate_health
+    assert [side.gate for side in s.sides] == [start, start] == [14, 14]
 
 
 def test_income_follows_the_wave_adds_advancements_and_stops_at_the_cap():
@@ -213,7 +214,8 @@ def test_fortress_advancements_are_bought_in_order():
     s = build_state(rules)
     assert A("advance", structure="foundry") in rules.legal_actions(s)
     s = rules.apply(s, A("advance", structure="bulwark"))
-    assert s.sides[0].gate == 12 and s.sides[0].advancements == (0, 0, 1)
+    assert s.sides[0].gate == rules.numbers.gate_health + 2
+    assert s.sides[0].advancements == (0, 0, 1)
     s = rules.apply(s, A("pass"))
     s = rules.apply(s, A("advance", structure="bulwark"))
     assert s.sides[0].advancements == (0, 0, 2) and s.sides[0].source == 20 - 3 - 4
@@ -640,7 +642,7 @@ def test_the_onslaught_ends_when_all_minions_are_defeated_and_units_go_home():
     assert s.wave == 2 and s.units == ()  # no minion left: the wave ended
     assert s.sides[0].barracks[rules.unit_index["forgemother"]] == 2  # home (and was there)
     assert s.sides[0].hero_levels[rules.unit_index["forgemother"]] == 2  # levelled up twice
-    assert s.sides[0].gate_history == (10,)
+    assert s.sides[0].gate_history == (rules.numbers.gate_health,)
 
 
 def test_the_onslaught_round_limit_ends_a_wave():
@@ -793,11 +795,12 @@ def test_event_repairs_never_raise_a_gate_above_its_start():
     rules = rules_for(2)
     w = _Work(rules.initial_state(0))
     w.wave, w.order = 2, (0, 1)
-    w.side(0, gate=10)
+    start = rules.numbers.gate_health
+    w.side(0, gate=start)
     w.side(1, gate=7)
     w.draw, w.actor = "event", CHANCE
     rules._on_draw(w, "mending_winds")
-    assert [side.gate for side in w.sides] == [10, 8]  # RULING (events)
+    assert [side.gate for side in w.sides] == [start, 8]  # RULING (events)
 
 
 # -- playtest hooks -------------------------------------------------------------------------------
@@ -810,7 +813,7 @@ def test_hooks_measure_gates_by_wave_spending_losses_and_spire_kills():
         assert column in results.columns
     assert (results["spent_build"] > 0).all()
     assert results["spent_market"].sum() > 0  # the greedy bot buys at the market
-    assert (results["gate_0_wave_1"] <= 10).all()
+    assert (results["gate_0_wave_1"] <= 14).all()
 
 
 def test_greedy_values_source_spent_well_over_source_held():
@@ -822,6 +825,61 @@ def test_greedy_values_source_spent_well_over_source_held():
     assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
     est = metrics.estimate(rules, s)
     assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
+
+
+def test_measures_in_simulate_results_are_present_and_consistent():
+    from aloftnb.games.cloudspire.metrics import MEASURES
+
+    results = aloftnb.simulate("cloudspire", players=2, bots="greedy", games=6, seed=5,
+                               workers=1, progress=False)
+    assert (results["error"] == "").all()
+    assert set(MEASURES) <= set(results.columns)
+    assert results["waves_played"].between(1, 4).all()
+    # a game stops before the last wave only when a gate fell
+    assert ((results["waves_played"] == 4) | (results["gate_fell"] == 1)).all()
+    assert (results["spire_kills"] <= results["units_lost"]).all()
+    by_phase = results[["spent_market", "spent_build", "spent_onslaught"]].sum(axis=1)
+    assert (by_phase == results["spent_0"] + results["spent_1"]).all()
+    decided = results["winners"].str.len() > 0
+    assert (results.loc[decided, "winner_gate"] > 0).all()
+    for seat in (0, 1):
+        wave_1 = results[f"gate_{seat}_wave_1"].dropna()
+        assert wave_1.between(0, 18).all()  # 14 at the start, 4 more from advancements at most
+
+
+def test_greedy_plays_every_phase_and_buys_at_the_market():
+    kinds: dict[str, set[str]] = {}
+    for seed in range(3):
+        match = aloftnb.new_match("cloudspire", players=2, seed=seed)
+        bots = [aloftnb.make_bot("greedy") for _ in range(2)]
+        rng = random.Random(seed)
+        while not match.is_over:
+            seat = match.current_player
+            action = bots[seat].choose(match.rules, match.state, seat, rng)
+            kinds.setdefault(match.phase, set()).add(action.type)
+            match.play(action)
+    assert "buy" in kinds["market"]
+    assert {"construct", "upgrade", "advance"} <= kinds["build"]
+    assert "deploy" in kinds["prep"]
+    assert {"march", "attack", "target"} <= kinds["onslaught"]
+
+
+def test_greedy_values_an_earthscape_placed_within_its_influence():
+    from aloftnb.games.cloudspire import metrics
+
+    rules = rules_for(2)
+    s = build_state(rules)._replace(spires=(Spire(0, "bellows_spire", "1,-2", "AR"),))
+    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle",)), s.sides[1]))
+    before = metrics.evaluate(rules, s, 0)
+    values = {}
+    for action in rules.legal_actions(s):
+        if action.type == "place":
+            after = rules.apply(s, action)
+            group_of, _ = rules.groups(after.slots)
+            values[group_of[action.at] in rules.influence(after, 0)] = (
+                metrics.evaluate(rules, after, 0))
+    assert values[True] > before  # within reach of its spires: worth placing
+    assert values[False] < before  # out of reach: kept for later
 
 
 def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():

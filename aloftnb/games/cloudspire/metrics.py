@@ -20,7 +20,7 @@ from .rules import FAR, CloudspireRules
 from .state import OVER, CloudspireState
 
 MEASURES = {
-    "waves_played": "waves played (fewer when a gate fell early)",
+    "waves_played": "the wave the game ended in (before the last when a gate fell)",
     "gate_health_total": "gate health of all factions at the end",
     "winner_gate": "the winners' best gate health (0 when nobody won)",
     "spent_market": "Source spent at the market, all factions",
@@ -65,7 +65,16 @@ def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
     value += SPENT * sum(chip_cost.get(k, 0) * n for k, n in zip(rules.spire_ids,
                                                                   side.spire_stock)
                          if cat.spires[k].merc)
-    value += 0.5 * rules.numbers.earthscape_cost * len(side.earthscapes)
+    # An earthscape held is worth a little more than the Source it cost (so greedy buys one);
+    # placed where the faction's spires reach, more still (a well is a place for a spire).
+    cost = rules.numbers.earthscape_cost
+    value += 0.4 * cost * len(side.earthscapes)
+    if any(s.slots):
+        group_of, _ = rules.groups(s.slots)
+        mine = rules.influence(s, f)
+        for slot_hex, placed in zip(rules.slots, s.slots):
+            if placed and group_of[slot_hex] in mine:
+                value += 0.5 * cost + (1.0 if cat.earthscapes[placed].well else 0.0)
     if side.mark >= 0:
         gate = rules.gate_hexes[side.mark]
         for u in s.units:
@@ -101,7 +110,7 @@ def rewards(rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
 def measures(rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
     sides = s.sides
     row: dict[str, Any] = {
-        "waves_played": max(len(side.gate_history) for side in sides),
+        "waves_played": s.wave,
         "gate_health_total": sum(side.gate for side in sides),
         "winner_gate": max((sides[w].gate for w in s.winners), default=0),
         "spent_market": sum(side.spent[0] for side in sides),
