@@ -253,6 +253,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             self.mode == "cooperative" and f < self.players) else frozenset({f})
             for f in range(self.factions))
 
+    @classmethod
+    def player_counts(cls) -> str:
+        return "competitive 2-4, solo 1, cooperative 2-3"
+
     def max_length(self) -> int:
         cat, n, f = self.catalogue, self.numbers, self.factions
         units = sum(u.copies for u in cat.units.values() if not u.merc) + sum(
