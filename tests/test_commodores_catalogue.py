@@ -138,6 +138,9 @@ def test_a_missing_file_is_refused(tmp_path):
 
 def test_a_catalogue_of_the_wrong_kind_is_refused():
     assert "must be a dict or a file path" in refused(["resources"])
+    # A dict holding something that is not JSON data is refused too (it once escaped as a
+    # TypeError from the copy).
+    assert "catalogue must be plain JSON data" in refused({"resources": {1, 2}})
     assert "must be a table" in refused({**default_catalogue_data(), "goals": []})
 
 

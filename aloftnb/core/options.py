@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidOptions
@@ -104,3 +107,31 @@ def resolve_options(game: str, spec: dict[str, Option], given: dict[str, Any]) -
     for name, option in spec.items():
         resolved[name] = option.validate(given.get(name, option.default))
     return resolved
+
+
+def packaged_json(package: str, name: str) -> Any:
+    """A JSON file shipped inside `package` (a game's data), read afresh on every call."""
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+
+
+def json_data_option(name: str, source: Any, package: str, default_file: str) -> Any:
+    """The plain JSON data of an option a designer gives as data (a game's catalogue): None for
+    the file shipped in `package`, a dict (copied: only JSON data gets through) or the path of a
+    JSON file. InvalidOptions says what is wrong with anything else."""
+    if source is None:
+        return packaged_json(package, default_file)
+    if isinstance(source, dict):
+        try:
+            return json.loads(json.dumps(source))
+        except (TypeError, ValueError) as exc:
+            raise InvalidOptions(f"{name} must be plain JSON data ({exc})") from None
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise InvalidOptions(f"{name}: no file {str(path)!r:.200}")
+        try:
+            return json.loads(path.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InvalidOptions(f"{name}: {str(path)!r:.200} is not a JSON file ({exc})"
+                                 ) from None
+    raise InvalidOptions(f"{name} must be a dict or a file path, not {_short_repr(source)}")

@@ -1,9 +1,10 @@
 """The board widget: one generic anywidget front end; each game draws itself and may subclass."""
 
 from ..core.match import Match
-from .board import Board, SeatControl, game_board_class, seat_control
+from .board import Board, SeatControl, ZoomableBoard, game_board_class, seat_control
 
-__all__ = ["Board", "SeatControl", "board_for", "game_board_class", "seat_control"]
+__all__ = ["Board", "SeatControl", "ZoomableBoard", "board_for", "game_board_class",
+           "seat_control"]
 
 
 def board_for(match: Match, **kwargs) -> Board:

@@ -861,6 +861,36 @@ class Board(anywidget.AnyWidget):
         super().close()
 
 
+class ZoomableBoard(Board):
+    """A board whose drawing is a map that fits its frame, with a zoom setting (a display
+    option, never a history step): the board's Map zoom menu and the + and - keys set it, and a
+    zoomed map's frame grows so the board scrolls to pan. The drawing gets `zoom` among its
+    drawing options."""
+
+    zooms: ClassVar[tuple[float, ...]] = (1.0, 1.5, 2.0, 3.0)
+    zoom = t.Float(1.0).tag(sync=False)
+
+    def drawing_options(self) -> dict[str, Any]:
+        return {"zoom": self.zoom}
+
+    def set_zoom(self, zoom: float) -> None:
+        """Enlarge the map (1 fits every hex in its frame; up to the last zoom: the board then
+        scrolls to pan). Python redraws it."""
+        if type(zoom) not in (int, float) or zoom not in self.zooms:
+            raise ValueError(f"zoom must be one of {', '.join(map(str, self.zooms))}, not "
+                             f"{zoom!r:.40}")
+        self.zoom = float(zoom)
+        self._publish()
+
+    def view_control_specs(self) -> list[dict[str, Any]]:
+        return [{"name": "zoom", "label": "Map zoom", "value": self.zoom,
+                 "options": [[z, "fit" if z == 1 else f"{z * 100:g}%"] for z in self.zooms]}]
+
+    def set_view_option(self, name: str, value: Any) -> None:
+        if name == "zoom":
+            self.set_zoom(value)
+
+
 def _check_viewer(match: Match, viewer: Any) -> None:
     allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
     if not isinstance(viewer, str) or viewer not in allowed:

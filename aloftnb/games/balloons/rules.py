@@ -9,14 +9,12 @@ are a few integer operations.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
-from importlib import resources
 from typing import Any, NamedTuple
 
 from ...core.action import Action
-from ...core.options import Option, _short_repr, int_between, whole_number_problem
+from ...core.options import Option, _short_repr, int_between, packaged_json, whole_number_problem
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions, InvalidState
@@ -29,8 +27,8 @@ ADVANCE_TYPES = ("unpack", "inflate", "launch", "ascend")
 
 def load_catalogue() -> dict[str, Any]:
     """The balloon cards and the player-count table, from data/catalogue.json."""
-    text = resources.files(__package__).joinpath("data/catalogue.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = packaged_json(__package__, "data/catalogue.json")
+    return data
 
 
 CATALOGUE = load_catalogue()

@@ -12,28 +12,24 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, cast
 
-import traitlets as t
-
-from ...widget.board import Board
+from ...widget.board import ZoomableBoard
 from .rules import CloudspireRules
 
-ZOOMS = (1.0, 1.5, 2.0, 3.0)
 _UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 LOG_TYPES = ("march", "move", "target", "roll", "explore", "reveal", "attack", "construct",
              "upgrade")
 LOG_LINES = 8
 
 
-class GameBoard(Board):
+class GameBoard(ZoomableBoard):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
-    zoom = t.Float(1.0).tag(sync=False)
 
     @property
     def game_rules(self) -> CloudspireRules:
         return cast(CloudspireRules, self.match.rules)
 
     def drawing_options(self) -> dict[str, Any]:
-        return {"zoom": self.zoom, "log": self.fight_log()}
+        return {**super().drawing_options(), "log": self.fight_log()}
 
     def fight_log(self) -> list[str]:
         """The latest onslaught steps (moves, fire and its dice, explorations, attacks), oldest
@@ -47,23 +43,6 @@ class GameBoard(Board):
                 if len(lines) == LOG_LINES:
                     break
         return lines[::-1]
-
-    # -- zoom ----------------------------------------------------------------------------------
-    def set_zoom(self, zoom: float) -> None:
-        """Enlarge the map (1 fits every hex in its frame; up to 3: the board then scrolls to
-        pan). Python redraws it. The board's Map zoom menu and the + and - keys call this."""
-        if type(zoom) not in (int, float) or zoom not in ZOOMS:
-            raise ValueError(f"zoom must be one of {', '.join(map(str, ZOOMS))}, not {zoom!r:.40}")
-        self.zoom = float(zoom)
-        self._publish()
-
-    def view_control_specs(self) -> list[dict[str, Any]]:
-        return [{"name": "zoom", "label": "Map zoom", "value": self.zoom,
-                 "options": [[z, "fit" if z == 1 else f"{z * 100:g}%"] for z in ZOOMS]}]
-
-    def set_view_option(self, name: str, value: Any) -> None:
-        if name == "zoom":
-            self.set_zoom(value)
 
     # -- hot seat ------------------------------------------------------------------------------
     def reveal_text(self) -> str:

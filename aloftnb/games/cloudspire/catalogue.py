@@ -8,13 +8,10 @@ field ("catalogue: factions[0].minions[1].movement must be a whole number 0..6, 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from ...core.options import _short_repr, is_whole_number
+from ...core.options import _short_repr, is_whole_number, json_data_option, packaged_json
 from ...errors import InvalidOptions
 from ..commodores.geometry import geometry
 
@@ -185,30 +182,13 @@ class Catalogue:
 
 def default_catalogue_data() -> dict[str, Any]:
     """The catalogue shipped with the game, as plain data (a fresh copy every call)."""
-    text = resources.files(__package__).joinpath("data/catalogue.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = packaged_json(__package__, "data/catalogue.json")
+    return data
 
 
 def load_catalogue(source: Any = None) -> tuple[Catalogue, dict[str, Any]]:
     """(the checked catalogue, its plain data) from None (the shipped one), a dict or a path."""
-    if source is None:
-        data = default_catalogue_data()
-    elif isinstance(source, dict):
-        try:
-            data = json.loads(json.dumps(source))  # a copy, and only JSON data gets through
-        except (TypeError, ValueError) as exc:
-            raise InvalidOptions(f"catalogue must be plain JSON data ({exc})") from None
-    elif isinstance(source, (str, Path)):
-        path = Path(source)
-        if not path.is_file():
-            raise InvalidOptions(f"catalogue: no file {str(path)!r:.200}")
-        try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InvalidOptions(f"catalogue: {str(path)!r:.200} is not a JSON file ({exc})"
-                                 ) from None
-    else:
-        raise InvalidOptions(f"catalogue must be a dict or a file path, not {_short_repr(source)}")
+    data = json_data_option("catalogue", source, __package__, "data/catalogue.json")
     return _Reader().read(data), data
 
 
