@@ -56,7 +56,8 @@ function render({ model, el }) {
   const redoButton = h("button", { type: "button", class: "aloft-redo" }, "Redo ↷");
   const stepButton = h("button", { type: "button", class: "aloft-step" }, "Bot: step");
   const roundButton = h("button", { type: "button", class: "aloft-run-round",
-    title: "Bots play on until the round ends or a person is to move" }, "Bots: to round's end");
+    title: "Bots play on until the round ends or a person is to move",
+    "aria-label": "Bots play to the end of the round" }, "Bots: round");
   const autoplayBox = h("input", { type: "checkbox", class: "aloft-autoplay" });
   const thinking = h("span", { class: "aloft-thinking", "aria-live": "polite" });
   const movesSelect = h("select", { class: "aloft-moves", "aria-label": "Play a legal move" });

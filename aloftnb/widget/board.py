@@ -638,7 +638,7 @@ class Board(anywidget.AnyWidget):
         return self.control.step()
 
     def run_round(self) -> int:
-        """Let the bots play to the end of the round: the "Bots: to the round's end" button."""
+        """Let the bots play to the end of the round: the "Bots: round" button."""
         return self.control.run_round()
 
     def explain(self, path: list[str]) -> str:

@@ -4,7 +4,7 @@ the onslaught log in the drawing, and explanations of clicks that play nothing.
 Clicking: map actions go by hexes (`hex:q,r`): a well to construct (then the spire's button), a
 spire to upgrade (then attack, range or fortification), a hero then a hex to move it, a unit then
 its target to attack, a landmark to explore, a unit to fire at. Market, prep, pass and end
-actions are buttons. "Bot: step" and "Bots: to round's end" come with the generic board.
+actions are buttons. "Bot: step" and "Bots: round" come with the generic board.
 """
 
 from __future__ import annotations
