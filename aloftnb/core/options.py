@@ -135,3 +135,20 @@ def json_data_option(name: str, source: Any, package: str, default_file: str) ->
             raise InvalidOptions(f"{name}: {str(path)!r:.200} is not a JSON file ({exc})"
                                  ) from None
     raise InvalidOptions(f"{name} must be a dict or a file path, not {_short_repr(source)}")
+
+
+class DataReader:
+    """The shared part of a reader for data a designer edits (a game's catalogue): every
+    refusal names the option, then the entry and field, e.g. "catalogue: shipyard.cutter.move
+    must be a whole number 0..12, not 'fast'"."""
+
+    option = "catalogue"
+
+    def fail(self, where: str, problem: str) -> InvalidOptions:
+        return InvalidOptions(f"{self.option}: {where} {problem}")
+
+    def whole(self, value: Any, where: str, low: int, high: int) -> int:
+        if not is_whole_number(value) or not low <= value <= high:
+            raise self.fail(where, f"must be a whole number {low}..{high}, not "
+                                   f"{_short_repr(value)}")
+        return value

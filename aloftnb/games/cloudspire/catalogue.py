@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.options import _short_repr, is_whole_number, json_data_option, packaged_json
-from ...errors import InvalidOptions
+from ...core.options import (
+    DataReader,
+    _short_repr,
+    json_data_option,
+    packaged_json,
+)
 from ..commodores.geometry import geometry
 
 TERRAINS = ("land", "sky")  # "land": island hexes only; "sky": flies over sky hexes too
@@ -192,14 +196,11 @@ def load_catalogue(source: Any = None) -> tuple[Catalogue, dict[str, Any]]:
     return _Reader().read(data), data
 
 
-class _Reader:
+class _Reader(DataReader):
     """Reads a catalogue dict, naming the entry and field of the first problem."""
 
     def __init__(self) -> None:
         self.ids: dict[str, str] = {}  # every id -> where it was defined (ids are global)
-
-    def fail(self, where: str, problem: str) -> InvalidOptions:
-        return InvalidOptions(f"catalogue: {where} {problem}")
 
     def table(self, value: Any, where: str, keys: tuple[str, ...],
               optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -217,12 +218,6 @@ class _Reader:
     def listing(self, value: Any, where: str, low: int = 0, high: int = 100) -> list[Any]:
         if not isinstance(value, list) or not low <= len(value) <= high:
             raise self.fail(where, f"must be a list of {low}..{high} entries, not "
-                            f"{_short_repr(value)}")
-        return value
-
-    def whole(self, value: Any, where: str, low: int, high: int) -> int:
-        if not is_whole_number(value) or not low <= value <= high:
-            raise self.fail(where, f"must be a whole number {low}..{high}, not "
                             f"{_short_repr(value)}")
         return value
 

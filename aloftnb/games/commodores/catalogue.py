@@ -11,7 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.options import _short_repr, is_whole_number, json_data_option, packaged_json
+from ...core.options import (
+    DataReader,
+    _short_repr,
+    json_data_option,
+    packaged_json,
+)
 from ...errors import InvalidOptions
 
 STATS = ("move", "forage", "plunder")
@@ -153,14 +158,11 @@ def load_catalogue(source: Any = None) -> tuple[Catalogue, dict[str, Any]]:
     return _Reader(data).read(), data
 
 
-class _Reader:
+class _Reader(DataReader):
     """Reads a catalogue dict, naming the entry and field of the first problem."""
 
     def __init__(self, data: Any) -> None:
         self.data = data
-
-    def fail(self, where: str, problem: str) -> InvalidOptions:
-        return InvalidOptions(f"catalogue: {where} {problem}")
 
     def section(self, data: Any, key: str, where: str = "") -> Any:
         name = f"{where}.{key}" if where else key
@@ -178,12 +180,6 @@ class _Reader:
         # RULING (ours): a table's entries are ordered by name, not as written, so a catalogue
         # saved with sorted keys (as match saves are) loads as the same game.
         return dict(sorted(value.items()))
-
-    def whole(self, value: Any, where: str, low: int, high: int) -> int:
-        if not is_whole_number(value) or not low <= value <= high:
-            raise self.fail(where, f"must be a whole number {low}..{high}, not "
-                                   f"{_short_repr(value)}")
-        return value
 
     def text(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not value.strip() or len(value) > 60:
