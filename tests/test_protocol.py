@@ -179,6 +179,46 @@ def test_replay_stops_before_the_first_decision_the_new_options_refuse():
         match.replay(rounds=0)
 
 
+def test_a_game_that_never_leaves_chance_is_refused_not_looped_forever(monkeypatch):
+    import aloftnb.core.match as match_module
+
+    class Drizzle(aloftnb.Rules):  # a die rolled for ever: a rules bug the match must survive
+        name, title = "drizzle", "Drizzle"
+        traits = Traits(player_counts=(1,), chance="explicit")
+
+        def max_length(self):
+            return 10
+
+        def initial_state(self, seed):
+            return 0
+
+        def current_player(self, s):
+            return CHANCE
+
+        def legal_actions(self, s):
+            return [Action("roll", pips=1)]
+
+        def chance_outcomes(self, s):
+            return [(Action("roll", pips=1), 1.0)]
+
+        def apply(self, s, action):
+            return s + 1
+
+        def is_over(self, s):
+            return False
+
+        def scores(self, s):
+            return {0: 0.0}
+
+    monkeypatch.setattr(match_module, "CHANCE_STEP_LIMIT", 40)
+    with pytest.raises(InvalidState, match="40 chance steps in a row"):
+        Match(Drizzle(1), seed=1)
+    paused = Match(Drizzle(1), seed=1, auto_chance=False)
+    with pytest.raises(InvalidState, match="40 chance steps in a row"):
+        paused.auto_chance = True
+    assert paused.position == 40  # the draws made are kept; nothing else changed
+
+
 def tampered(match: Match, step: int, value: Any) -> str:
     data = json.loads(match.to_json())
     data["timeline"][step] = value

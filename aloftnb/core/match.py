@@ -266,17 +266,22 @@ class Match:
 
     def _settle(self) -> None:
         """With auto_chance on, draw every chance step from here to the next decision."""
-        drawn = 0
-        while self._auto_chance:
+        if not self._auto_chance:
+            return
+        self._draw_pending(CHANCE_STEP_LIMIT)
+        state = self.state
+        if self.rules.is_chance(state) and not self.rules.is_over(state):
+            raise InvalidState(f"{CHANCE_STEP_LIMIT} chance steps in a row: the rules never "
+                               "reach a decision")
+
+    def _draw_pending(self, limit: int = CHANCE_STEP_LIMIT) -> None:
+        """Draw the chance steps the game is at from the seed (at most `limit` of them)."""
+        for _ in range(limit):
             state = self.state
             if not self.rules.is_chance(state) or self.rules.is_over(state):
                 return
-            if drawn >= CHANCE_STEP_LIMIT:
-                raise InvalidState(f"{CHANCE_STEP_LIMIT} chance steps in a row: the rules never "
-                                   "reach a decision")
-            outcome = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
-            self._push_chance(state, outcome, forced=False)
-            drawn += 1
+            self._push_chance(state, self.rules.sample_chance(
+                state, chance_rng(self.seed, self._position)), forced=False)
 
     def _phase_name(self, state: Any) -> str:
         return self.rules.phase(state) if len(self.rules.phases) > 1 else ""
@@ -430,15 +435,6 @@ class Match:
                                f"{_options_text(options)}" + (f"; stopped: {stopped}"
                                                               if stopped else ""))
         return other
-
-    def _draw_pending(self, limit: int = CHANCE_STEP_LIMIT) -> None:
-        """Draw the chance steps the game is at from the seed (at most `limit` of them)."""
-        for _ in range(limit):
-            state = self.state
-            if not self.rules.is_chance(state) or self.rules.is_over(state):
-                return
-            self._push_chance(state, self.rules.sample_chance(
-                state, chance_rng(self.seed, self._position)), forced=False)
 
     def _whose_turn(self) -> str:
         if self.is_over:
