@@ -391,15 +391,24 @@ function render({ model, el }) {
   // + and - step the first view control (a map's zoom) from anywhere on the board.
   // Keys pressed faster than Python answers step on from the value last asked for, not from the
   // one the model still shows (two quick - presses zoom out two steps).
-  let askedControl = null; // {name, value} sent and not yet seen in the model
-  model.on("change:view_controls", () => { askedControl = null; });
+  // An answer to an earlier key can arrive after a later key was sent: only the answer to the
+  // last one asked (or two quiet seconds, if Python refused it) ends stepping from the ask.
+  let askedControl = null; // {name, value, at} sent and not yet seen in the model
+  model.on("change:view_controls", () => {
+    const c = (model.get("view_controls") || [])[0];
+    if (!askedControl || !c || c.name !== askedControl.name || c.value === askedControl.value) {
+      askedControl = null;
+    }
+  });
   function stepViewControl(delta) {
     const c = (model.get("view_controls") || [])[0];
     if (!c) return false;
-    const from = askedControl && askedControl.name === c.name ? askedControl.value : c.value;
+    const pending = askedControl && askedControl.name === c.name &&
+      Date.now() - askedControl.at < 2000;
+    const from = pending ? askedControl.value : c.value;
     const i = c.options.findIndex(([value]) => value === from) + delta;
     if (i < 0 || i >= c.options.length) return true;
-    askedControl = { name: c.name, value: c.options[i][0] };
+    askedControl = { name: c.name, value: c.options[i][0], at: Date.now() };
     send({ intent: "view_option", name: c.name, value: c.options[i][0] });
     return true;
   }
