@@ -16,6 +16,7 @@ import json
 import math
 import pickle
 import random
+import re
 from typing import Any
 
 import pytest
@@ -381,3 +382,35 @@ def test_observations_show_nothing_the_seat_cannot_see(played):
                                                                                          seat)
     if rules.traits.information == "imperfect" and rules.players > 1:
         assert differing, "no determinized state differed from the real one"
+
+
+# -- drawings -------------------------------------------------------------------------------------
+HIT_SHAPE = re.compile(
+    r'<(?:rect|circle|polygon|path|ellipse)\b[^>]*\bclass="hit( painted)?"[^>]*>')
+
+
+def _transparent(tag: str) -> bool:
+    fill = re.search(r'\bfill="([^"]*)"', tag)
+    opacity = re.search(r'\bfill-opacity="([^"]*)"', tag)
+    return (fill is not None and fill.group(1) == "none") or (
+        opacity is not None and float(opacity.group(1)) <= 0.01)
+
+
+def test_hit_shapes_are_transparent_areas_or_marked_painted(played):
+    """The board's shared CSS tints a plain `hit` shape when it highlights it, and only outlines
+    a `hit painted` one: a painted hex or ship drawn as a plain `hit` would be washed out on the
+    live board (the hex maps once showed no hexes at all that way)."""
+    rules = played[0].rules
+    seen = 0
+    for match in played:
+        for state in states_of(match)[::7]:
+            for seat in [None, *range(rules.players)]:
+                svg = rules.render_svg(rules.view(state, seat))
+                for tag in HIT_SHAPE.finditer(svg):
+                    seen += 1
+                    painted = tag.group(1) is not None
+                    assert painted != _transparent(tag.group(0)), (
+                        f"{rules.name}: a hit shape must be a transparent area (fill-opacity 0"
+                        f" or fill none) or carry class 'hit painted': {tag.group(0)[:160]}")
+    if board_class(rules.name) is not None:
+        assert seen, "a game with a board draws hit shapes to highlight"

@@ -411,7 +411,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """Draw a view dict as SVG. Games override; boards and `_repr_svg_` use it.
 
         Clickable parts carry `data-key` (the keys of `action_path`), an `aria-label`, and a child
-        with class `hit` that the board highlights. `options` come from `Board.drawing_options`.
+        with class `hit` that the board highlights: a transparent click area (the board may tint
+        it), or a shape of the picture itself with classes `hit painted` (the board changes only
+        its outline). `options` come from `Board.drawing_options`.
         Default: the view as a table of keys and values (the moves show as buttons beside it).
         """
         from .drawing import draw_view_table

@@ -155,7 +155,7 @@ def _hex(h: dict[str, Any], centre: tuple[float, float], size: float, islands: l
     if fire and fire["target"] == name:
         words.append("the spire's target")
     return (f'<g data-key="hex:{name}" aria-label="{_attr(", ".join(words))}">'
-            f'<polygon class="hit" points="{pts}" fill="{fill}" stroke="#8fa3b0" '
+            f'<polygon class="hit painted" points="{pts}" fill="{fill}" stroke="#8fa3b0" '
             f'stroke-width="1"/>{"".join(body)}</g>')
 
 

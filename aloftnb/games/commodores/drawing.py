@@ -134,7 +134,7 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
                    f"{cy + r * math.sin(math.radians(60 * i - 90)):.1f}" for i in range(6))
     if h is None:
         return (f'<g data-key="space:{name}" aria-label="empty sky at {name}">'
-                f'<polygon class="hit" points="{pts}" fill="#ffffff" fill-opacity="0.35" '
+                f'<polygon class="hit painted" points="{pts}" fill="#ffffff" fill-opacity="0.35" '
                 'stroke="#9fb3c8" stroke-dasharray="4 3"/></g>')
     kind = h["kind"]
     fs = max(9, min(13, size * 0.22))
@@ -172,7 +172,7 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
                         f' text-anchor="middle" font-size="{tr * 1.1:.1f}" font-weight="700" '
                         f'{FONT}>{number}</text>')
     return (f'<g data-key="space:{name}" aria-label="{_attr(label)}">'
-            f'<polygon class="hit" points="{pts}" fill="{fill}" stroke="#4d5d6c" '
+            f'<polygon class="hit painted" points="{pts}" fill="{fill}" stroke="#4d5d6c" '
             f'stroke-width="1.2"/>{"".join(body)}</g>')
 
 
@@ -194,7 +194,7 @@ def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict
     ring = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#111" '
             'stroke-width="2.5"/>' if acting else "")
     return (f'<g data-key="ship:{ship["ship"]}" aria-label="{_attr(label)}">{ring}'
-            f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" '
+            f'<circle class="hit painted" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" '
             f'stroke="#fff" stroke-width="1.5" fill-opacity="{0.55 if done else 1}"/>'
             f'<text x="{x:.1f}" y="{y + r * 0.42:.1f}" text-anchor="middle" '
             f'font-size="{r * 1.15:.1f}" font-weight="700" fill="#fff" {FONT}>{captain}</text>'
