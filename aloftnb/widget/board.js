@@ -245,10 +245,11 @@ function render({ model, el }) {
         }, choice.label));
       }
     }
+    const stepLabels = model.get("step_labels") || {};
     for (const [key, leadsTo] of steps) {
       if (drawn.has(key)) continue; // drawn keys are clicked on the board itself
       const label = leadsTo.length === 1 && leadsTo[0].path.length === selected.length + 1
-        ? leadsTo[0].label : key;
+        ? leadsTo[0].label : (stepLabels[key] || key);
       menu.append(h("button", { type: "button", class: "aloft-choice", "data-menu-key": key,
         onclick: () => activate(key) }, label));
     }
@@ -258,13 +259,15 @@ function render({ model, el }) {
     }
     const hint = model.get("selection_hint") || {};
     menu.setAttribute("data-selected", selected.join(" "));
-    if (selected.length && hint[selected[0]]) {
-      menu.prepend(h("span", { class: "aloft-hint" }, hint[selected[0]]));
+    // The hint of the latest step chosen that has one: it says what is chosen next.
+    const hintText = [...selected].reverse().map((k) => hint[k]).find(Boolean) || "";
+    if (hintText) {
+      menu.prepend(h("span", { class: "aloft-hint" }, hintText));
     }
     // Tell screen readers what the selection leads to.
     announcer.textContent = selected.length
-      ? `${selected.join(", ")} selected: ${steps.size} choice${steps.size === 1 ? "" : "s"}. ` +
-        (hint[selected[0]] || "") + " Escape cancels."
+      ? `${selected.map((k) => stepLabels[k] || k).join(", ")} selected: ${steps.size} ` +
+        `choice${steps.size === 1 ? "" : "s"}. ${hintText} Escape cancels.`
       : "";
   }
 
@@ -652,6 +655,7 @@ function render({ model, el }) {
   }
   model.on("change:recent", () => { later("decorate"); later("log"); });
   model.on("change:selection_hint", () => later("decorate"));
+  model.on("change:step_labels", () => later("decorate"));
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label",
                       "view_controls"]) {
     model.on(`change:${name}`, () => later("header"));

@@ -326,6 +326,9 @@ class Board(anywidget.AnyWidget):
     svg_patch = t.Dict().tag(sync=True)  # {"base": revision, "revision": base + 1, "ops": "[...]"}
     choices: t.List[Any] = t.List().tag(sync=True)
     selection_hint = t.Dict().tag(sync=True)
+    # How the menu names a step that is not one whole choice ({key: words}), where the key's
+    # own text is not what a person should read (ids of the game's catalogue).
+    step_labels = t.Dict().tag(sync=True)
     status = t.Unicode("").tag(sync=True)
     # The whole log is synced when a view says hello; after that only log_delta (the entries
     # from the first one that changed) travels, so a long game does not resend its history.
@@ -550,7 +553,8 @@ class Board(anywidget.AnyWidget):
             elif path[0] in stubs:
                 stubs[path[0]]["count"] += 1
             else:  # a first step standing for the choices after it, sent when it is selected
-                stubs[path[0]] = {"path": path[:1], "label": path[0], "partial": True, "count": 1}
+                stubs[path[0]] = {"path": path[:1], "label": self.step_label(path[0]),
+                                  "partial": True, "count": 1}
         return choices + list(stubs.values())
 
     def _intent_undo(self, content: dict) -> None:
@@ -780,6 +784,7 @@ class Board(anywidget.AnyWidget):
             self._publish_drawing(rules.render_svg(view, **self.drawing_options()))
             self.choices = choices
             self.selection_hint = self.hints()
+            self.step_labels = self._step_labels(choices)
             self.status = self.status_text()
             self._publish_log()
             self.position = match.position
@@ -824,6 +829,16 @@ class Board(anywidget.AnyWidget):
     def choice_label(self, action: Any) -> str:
         """The text of a legal action in menus (games may add costs and such)."""
         return str(action)
+
+    def step_label(self, key: str) -> str:
+        """The words for a step of a choice's path (a button leading to several choices, or a
+        step a screen reader announces as selected); games name their catalogue's ids."""
+        return key
+
+    def _step_labels(self, choices: list[dict[str, Any]]) -> dict[str, str]:
+        keys = {key for choice in choices for key in choice["path"]}
+        labels = {key: self.step_label(key) for key in keys}
+        return {key: label for key, label in labels.items() if label != key}
 
     def seat_label(self, seat: int, view: dict[str, Any]) -> str:
         """How the seats list names `seat`; `view` is the state dict this board shows."""

@@ -12,8 +12,9 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, cast
 
+from ...core.words import possessive, with_article
 from ...widget.board import ZoomableBoard
-from .rules import CloudspireRules
+from .rules import THEN, CloudspireRules
 
 _UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 LOG_TYPES = ("march", "move", "target", "roll", "explore", "reveal", "attack", "construct",
@@ -36,13 +37,15 @@ class GameBoard(ZoomableBoard):
         first. Landmark faces drawn are left out: only their explorer sees them."""
         lines: list[str] = []
         for entry in reversed(self.match.history):
-            if entry.phase != "onslaught" or entry.action is None:
+            if entry.action is None:
                 continue
-            if entry.action.type in LOG_TYPES:
-                lines.append(entry.text)
-                if len(lines) == LOG_LINES:
-                    break
-        return lines[::-1]
+            # A step's text, then what the rules did by themselves after it (a march).
+            step, *automatic = entry.text.split(THEN)
+            logged = entry.phase == "onslaught" and entry.action.type in LOG_TYPES
+            lines.extend(reversed(([step] if logged else []) + automatic))
+            if len(lines) >= LOG_LINES:
+                break
+        return lines[:LOG_LINES][::-1]
 
     # -- hot seat ------------------------------------------------------------------------------
     def reveal_text(self) -> str:
@@ -71,8 +74,8 @@ class GameBoard(ZoomableBoard):
             spire = cat.spires[p["spire"]]
             price = "merc, paid at the market" if spire.merc else f"{spire.cost} Source"
             order = " ".join(_UPGRADE_WORDS.get(u, u) for u in p["order"])
-            return (f"construct a {spire.name} at {p['at']} ({price}), starting upgrades "
-                    f"bottom first: {order}")
+            return (f"construct {with_article(spire.name)} at {p['at']} ({price}), starting "
+                    f"upgrades bottom first: {order}")
         if kind == "upgrade":
             spire = next(sp for sp in state.spires if sp.hex == p["at"])
             cost = n.fortification_cost if p["kind"] == "F" else len(spire.upgrades) + 1
@@ -90,11 +93,12 @@ class GameBoard(ZoomableBoard):
         if kind == "place":
             return f"place the earthscape {cat.earthscapes[p['earthscape']].name} at {p['at']}"
         if kind == "mark":
-            return f"declare {rules.faction_of[p['gate']].name}'s gate the mark"
+            return f"declare {possessive(rules.faction_of[p['gate']].name)} gate the mark"
         if kind == "deploy":
             unit = cat.units[p["unit"]]
             price = "free (merc)" if unit.merc else f"{unit.cost} command"
-            return (f"deploy a {unit.name}, {'hero' if unit.hero else 'minion'} ({price})"
+            role = "hero" if unit.hero else "minion"
+            return (f"deploy {with_article(unit.name)}, {role} ({price})"
                     + (", grouped with the minion above" if p["group"] else ""))
         if kind == "equip":
             return f"equip the hero with the {cat.equipment[p['item']].name}"
@@ -104,7 +108,41 @@ class GameBoard(ZoomableBoard):
         if kind == "attack":
             unit = next(u for u in state.units if u.hex == p["at"])
             return f"the {cat.units[unit.members[0]].name} at {p['at']} attacks {p['target']}"
-        return str(action)
+        return rules.action_text(state, action)
+
+    def step_label(self, key: str) -> str:
+        """The buttons before a whole choice (a spire, then its upgrades' order; a unit to
+        deploy...) name the catalogue's entries, not their ids."""
+        rules, state = self.game_rules, self.match.state
+        cat = rules.catalogue
+        word, _, rest = key.partition(" ")
+        if word == "construct" and rest in cat.spires:
+            return f"construct {with_article(cat.spires[rest].name)}"
+        if word == "upgrades" and rest.endswith(" (bottom first)"):
+            order = rest[:-len(" (bottom first)")]
+            return f"upgrades {', '.join(_UPGRADE_WORDS.get(u, u) for u in order)} (bottom first)"
+        if word == "place" and rest in cat.earthscapes:
+            return f"place the earthscape {cat.earthscapes[rest].name}"
+        if word == "advance":
+            structures = {st.id: st.name for fac in cat.factions for st in fac.structures}
+            if rest in structures:
+                return f"advance the {structures[rest]}"
+        if word == "deploy":
+            unit, _, grouped = rest.partition(" ")
+            if unit in cat.units:
+                return (f"deploy {with_article(cat.units[unit].name)}"
+                        + (", grouped with the minion above" if grouped else ""))
+        if word == "equip" and rest in cat.equipment:
+            return f"equip the {cat.equipment[rest].name}"
+        if key.startswith("buy market slot "):
+            slot = key[len("buy market slot "):]
+            if slot.isdigit() and int(slot) < len(state.market) and state.market[int(slot)]:
+                return f"buy {cat.chips[state.market[int(slot)]].name} (market slot {slot})"
+        if key.startswith("mark gate "):
+            gate = key[len("mark gate "):]
+            if gate.isdigit() and int(gate) < len(rules.faction_of):
+                return f"mark {possessive(rules.faction_of[int(gate)].name)} gate"
+        return key
 
     def seat_label(self, seat: int, view: dict) -> str:
         name = view["board"]["factions"][seat]["name"]
@@ -178,7 +216,7 @@ class GameBoard(ZoomableBoard):
         spire = next((sp for sp in state.spires if sp.hex == here), None)
         if spire is not None:
             if spire.owner != me:
-                return f"the spire at {here} is {rules.faction_of[spire.owner].name}'s"
+                return f"the spire at {here} is {possessive(rules.faction_of[spire.owner].name)}"
             cap = rules.catalogue.spires[spire.kind].capacity
             if len(spire.upgrades) >= cap:
                 return f"the spire at {here} is full: its capacity is {cap} upgrades"

@@ -16,6 +16,8 @@ import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ...core.words import fit_size, possessive, wrap
+
 if TYPE_CHECKING:
     from .rules import CloudspireRules
 
@@ -38,6 +40,10 @@ def _attr(text: str) -> str:
 
 def _colour(faction: int) -> str:
     return COLOURS[faction % len(COLOURS)]
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.split()[:2]).upper()
 
 
 def _xy(name: str) -> tuple[float, float]:
@@ -68,7 +74,7 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
            f'width="{width:g}" height="{height:g}" class="cloudspire-board" role="group" '
            f'aria-label="{_attr("Cloudspire board. " + head)}">',
            f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
-           f'<text x="12" y="18" font-size="{min(14.0, (map_w - 24) / (0.6 * len(head))):.1f}"'
+           f'<text x="12" y="18" font-size="{fit_size(head, map_w - 24, 14.0, bold=True):.1f}"'
            f' font-weight="700" {FONT} '
            f'class="cloudspire-headline">{escape(head)}</text>',
            f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
@@ -171,7 +177,7 @@ def _gate(info: dict[str, Any], cx: float, cy: float, size: float, fs: float,
                 f'font-size="{fs * 1.2:.1f}" font-weight="700" fill="#fff" {FONT}>'
                 f'♥{health}</text>')
     state = f"health {health}" if health else "defeated"
-    return f"{info['name']}'s fortress gate, {state}"
+    return f"{possessive(info['name'])} fortress gate, {state}"
 
 
 def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
@@ -192,9 +198,11 @@ def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
                 f'<text x="{cx:.1f}" y="{cy + fs * 0.4:.1f}" text-anchor="middle" '
                 f'font-size="{fs:.1f}" font-weight="700" fill="#fff" {FONT}>{escape(mark)}</text>')
     if lm["revealed"] and lm["name"]:
+        # The whole name, shrunk to the hex's width (never cut: "Abandoned Cach").
+        name_fs = fit_size(lm["name"], size * 1.6, fs * 0.8, smallest=4.0)
         body.append(f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
-                    f'font-size="{fs * 0.8:.1f}" fill="#3e2723" {FONT}>'
-                    f'{escape(lm["name"][:14])}</text>')
+                    f'font-size="{name_fs:.1f}" fill="#3e2723" {FONT}>'
+                    f'{escape(lm["name"])}</text>')
     return text
 
 
@@ -218,7 +226,7 @@ def _spire(sp: dict[str, Any], cx: float, cy: float, size: float, fs: float,
                 f'font-size="{fs * 0.85:.1f}" fill="#1c2833" {FONT}>'
                 f'{sp["dice"]}d · r{sp["range"]}</text>')
     ups = ", ".join(UPGRADE_WORDS.get(u, u) for u in sp["upgrades"]) or "none"
-    return (f"{owner}'s {sp['name']}: {sp['dice']} attack dice, range {sp['range']}, "
+    return (f"{possessive(owner)} {sp['name']}: {sp['dice']} attack dice, range {sp['range']}, "
             f"fortification {sp['fortification']}, upgrades bottom first {ups}, "
             f"{sp['free']} of capacity {sp['capacity']} free")
 
@@ -235,7 +243,7 @@ def _unit(u: dict[str, Any], cx: float, cy: float, size: float, fs: float,
     else:
         body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="#fff" '
                     f'stroke="{colour}" stroke-width="3"/>')
-    initials = "".join(w[0] for w in u["name"].split()[:2]).upper()
+    initials = _initials(u["name"])
     body.append(f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" text-anchor="middle" '
                 f'font-size="{fs:.1f}" font-weight="700" fill="{colour}" {FONT}>'
                 f'{escape(initials)}</text>')
@@ -247,14 +255,22 @@ def _unit(u: dict[str, Any], cx: float, cy: float, size: float, fs: float,
         fill = colour if i < u["health"] else "#fff"
         body.append(f'<circle cx="{x0 + i * dot * 2.5:.1f}" cy="{cy + rad + dot + 2:.1f}" '
                     f'r="{dot:.1f}" fill="{fill}" stroke="{colour}" stroke-width="0.8"/>')
+    names = u.get("names") or [u["name"]] * u["group"]
     if u["group"] > 1:
+        # "×2" only for a group of one kind; a mixed group shows who is under the top.
+        badge = (f"×{u['group']}" if len(set(names)) == 1
+                 else "+" + "+".join(_initials(n) for n in names[1:]))
+        badge_fs = fit_size(badge, size * 0.75, fs * 0.9, smallest=5.0, bold=True)
         body.append(f'<text x="{cx + rad:.1f}" y="{cy - rad + fs * 0.3:.1f}" font-size="'
-                    f'{fs * 0.9:.1f}" font-weight="700" fill="#1c2833" {FONT}>×{u["group"]}'
+                    f'{badge_fs:.1f}" font-weight="700" fill="#1c2833" {FONT}>{escape(badge)}'
                     '</text>')
     kind = "hero" if u["hero"] else "minion"
-    group = f", a group of {u['group']}" if u["group"] > 1 else ""
-    return (f"{owner}'s {kind} {u['name']}{group}: attack {u['attack']}, health {u['health']} "
-            f"of {u['full_health']}, movement {u['movement']} ({u['terrain']})")
+    group = ""
+    if u["group"] > 1:
+        group = (f", a group of {u['group']}" if len(set(names)) == 1
+                 else f", a group of {u['group']} ({', '.join(names)})")
+    return (f"{possessive(owner)} {kind} {u['name']}{group}: attack {u['attack']}, health "
+            f"{u['health']} of {u['full_health']}, movement {u['movement']} ({u['terrain']})")
 
 
 # -- the panel -------------------------------------------------------------------------------
@@ -272,16 +288,11 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
     def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833",
                 weight: str = "400") -> None:
         nonlocal y
-        width = int((PANEL_W - (tx - x) - 8) / (size * 0.56))
-        line = ""
-        for word in content.split(" "):
-            if line and len(line) + 1 + len(word) > width:
-                text(tx, line, size, weight, fill)
-                y += size + 3
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
-        text(tx, line, size, weight, fill)
+        lines = wrap(content, PANEL_W - (tx - x) - 8, size, bold=int(weight) >= 600)
+        for line in lines[:-1]:
+            text(tx, line, size, weight, fill)
+            y += size + 3
+        text(tx, lines[-1], size, weight, fill)
         y += size + 5
 
     text(x, "Cloudspire", 14, "700")
@@ -367,17 +378,23 @@ def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> in
                        f'<text x="{cx + 14:g}" y="{y + 14}" font-size="10" text-anchor="middle" '
                        f'fill="#fff">?</text></g>')
         else:
-            kind = kinds[band["members"][0]]
-            initials = "".join(w[0] for w in kind["name"].split()[:2]).upper()
-            group = f"×{len(band['members'])}" if len(band["members"]) > 1 else ""
-            label = (f"{'top: ' if i == 0 else ''}{kind['name']}"
-                     + (f", a group of {len(band['members'])}" if group else "")
-                     + f", health {band['health']}")
+            # Members hidden from this view show as "?", never as copies of the top one.
+            names = [kinds[m]["name"] if m in kinds else "" for m in band["members"]]
+            count = len(names)
+            if count > 1 and len(set(names)) == 1:
+                chip, group = f"{_initials(names[0])}×{count}", f", a group of {count}"
+            else:
+                chip = "+".join(_initials(n) if n else "?" for n in names)
+                group = (f", a group of {count}: "
+                         + ", ".join(n or "a hidden minion" for n in names)) if count > 1 else ""
+            label = (f"{'top: ' if i == 0 else ''}{names[0]}{group}, health {band['health']}")
+            chip_fs = fit_size(chip, 26, 9, smallest=5.0, bold=True)
             out.append(f'<g class="stack-unit" aria-label="{_attr(label)}">'
                        f'<rect x="{cx:g}" y="{y}" width="28" height="20" rx="3" fill="#fff" '
                        f'stroke="{colour}" stroke-width="{2.5 if i == 0 else 1.2}"/>'
-                       f'<text x="{cx + 14:g}" y="{y + 14}" font-size="9" text-anchor="middle" '
-                       f'fill="{colour}" font-weight="700">{escape(initials + group)}</text>'
+                       f'<text x="{cx + 14:g}" y="{y + 14}" font-size="{chip_fs:.1f}" '
+                       f'text-anchor="middle" fill="{colour}" font-weight="700">'
+                       f'{escape(chip)}</text>'
                        f'<title>{escape(label)}</title></g>')
         cx += 31
     if len(stack) > 12:
@@ -388,7 +405,8 @@ def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> in
     if top:
         top_text = (f"Top: {top['name']}, attack {top['attack']}, health {top['health']} of "
                     f"{top['full_health']}, movement {top['movement']}")
-        out.append(f'<text x="{x:g}" y="{y}" font-size="10" fill="#34495e">'
+        top_fs = fit_size(top_text, PANEL_W - 26, 10, smallest=7.0)
+        out.append(f'<text x="{x:g}" y="{y}" font-size="{top_fs:.1f}" fill="#34495e">'
                    f'{escape(top_text)}</text>')
         y += 14
     return y

@@ -25,6 +25,7 @@ from ...core.options import Option, int_between
 from ...core.records import record_to_dict
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
+from ...core.words import possessive, with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 from ..commodores.geometry import geometry
 from .catalogue import Catalogue, load_catalogue
@@ -60,8 +61,8 @@ class CloudspireAction(Action):
             "pass": lambda: "pass",
             "construct": lambda: f"construct a {p.get('spire')} at {p.get('at')} with its "
                                  f"upgrades {p.get('order')} (bottom first)",
-            "upgrade": lambda: f"add a {_UPGRADE_NAMES.get(p.get('kind'), '?')} upgrade to "
-                               f"the spire at {p.get('at')}",
+            "upgrade": lambda: f"add {with_article(_UPGRADE_NAMES.get(p.get('kind'), '?'))} "
+                               f"upgrade to the spire at {p.get('at')}",
             "advance": lambda: f"advance the fortress structure {p.get('structure')}",
             "place": lambda: f"place the earthscape {p.get('earthscape')} at {p.get('at')}",
             "decline": lambda: "build no spire on the new earthscape now",
@@ -86,6 +87,7 @@ class CloudspireAction(Action):
 
 
 _UPGRADE_NAMES = {"A": "attack", "R": "range", "F": "fortification"}
+THEN = "; then "  # joins what the rules do by themselves to the log line of the step before
 A = CloudspireAction
 CHANCE_TYPES = ("draw", "roll")
 DECISION_TYPES = ("buy", "buy_earthscape", "pass", "construct", "upgrade", "advance", "place",
@@ -137,6 +139,9 @@ class _Work:
     placed: str
     winners: tuple[int, ...]
     reason: str
+
+    # What the rules did by themselves (a march with no click), when asked for the log line.
+    notes: list[str] | None = None
 
     def __init__(self, s: CloudspireState) -> None:
         self.__dict__.update(s.__dict__)
@@ -683,11 +688,27 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def describe_chance(self, s: CloudspireState, outcome: CloudspireAction) -> str:
         if outcome.type == "roll":
-            return f"the spire die rolled {outcome.pips}"
+            return f"the spire die rolled {outcome.pips}" + self._then(s, outcome)
         cat = self.catalogue
         names: dict[str, Any] = {**cat.events, **cat.chips, **cat.earthscapes, **cat.faces}
         entry = names.get(outcome.card)
-        return f"drew {entry.name if entry else outcome.card} ({s.draw})"
+        return f"drew {entry.name if entry else outcome.card} ({s.draw})" + self._then(s, outcome)
+
+    def automatic_steps(self, s: CloudspireState, action: CloudspireAction) -> list[str]:
+        """What the rules do by themselves after `action`, in words: the marches that follow
+        with no click because marching is the only choice (see RULING on automatic marches)."""
+        if s.phase not in ("prep", "onslaught") or s.actor == OVER:
+            return []
+        notes: list[str] = []
+        try:
+            self._apply_one(s, action, notes)
+        except (IllegalAction, KeyError, ValueError, StopIteration, IndexError):
+            return []  # an action that cannot be applied here is described, not played
+        return notes
+
+    def _then(self, s: CloudspireState, action: CloudspireAction) -> str:
+        notes = self.automatic_steps(s, action)
+        return "".join(THEN + note for note in notes)
 
     # -- applying actions ----------------------------------------------------------------------
     def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
@@ -723,8 +744,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                     return act
         return moves[0] if moves else actions[-1]
 
-    def _apply_one(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
+    def _apply_one(self, s: CloudspireState, action: CloudspireAction,
+                   notes: list[str] | None = None) -> CloudspireState:
         w = _Work(s)
+        w.notes = notes
         kind = action.type
         if kind == "draw":
             self._on_draw(w, action.card)
@@ -1034,6 +1057,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         acts = self._onslaught_actions(w, f)
         if len(acts) == 1 and acts[0].type in ("march", "end_move"):
             if acts[0].type == "march":
+                # RULING (automatic marches): marching as the only choice needs no click; the
+                # log line of the step that led here says so (automatic_steps).
+                if w.notes is not None:
+                    who = possessive(self.faction_of[f].name)
+                    w.notes.append(f"{who} minions march (their only move)")
                 self._march(w, f)
                 self._continue_move(w)
                 return
@@ -1627,6 +1655,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             attack, health, movement, terrain = self.stats(u)
             kind = cat.units[u.members[0]]
             units.append({"hex": u.hex, "owner": u.owner, "name": kind.name,
+                          "names": [cat.units[m].name for m in u.members],
                           "hero": kind.hero, "attack": attack, "health": u.health,
                           "full_health": health, "movement": movement, "terrain": terrain,
                           "group": len(u.members)})
@@ -1811,12 +1840,59 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if problem:
             return problem
         if s.phase == "onslaught" and s.stage:
-            return f"{action} is not possible now (the {s.stage} stage of the onslaught)"
-        return f"{action} is not possible now"
+            return (f"{self.action_text(s, action)} is not possible now (the {s.stage} stage "
+                    "of the onslaught)")
+        return f"{self.action_text(s, action)} is not possible now"
 
     def describe_action(self, s: CloudspireState, action: Action) -> str:
         who = self.faction_of[s.actor].name if 0 <= s.actor < self.factions else "?"
-        return f"{who}: {action}"
+        return (f"{who}: {self.action_text(s, action)}"
+                + self._then(s, action))  # type: ignore[arg-type]
+
+    def action_text(self, s: CloudspireState, action: Action) -> str:
+        """An action in words, naming chips, spires, units, structures, earthscapes and
+        equipment by the catalogue's names (str(action) knows only their ids)."""
+        p, kind, cat = action.params, action.type, self.catalogue
+
+        def named(table: dict[str, Any], key: Any) -> str:
+            entry = table.get(key)
+            return entry.name if entry is not None else str(key)
+
+        def on(hex_: Any) -> str:
+            unit = next((u for u in s.units if u.hex == hex_), None)
+            return cat.units[unit.members[0]].name if unit is not None else "unit"
+
+        if kind == "buy" and isinstance(p["slot"], int) and 0 <= p["slot"] < len(s.market) \
+                and s.market[p["slot"]]:
+            return f"buy {named(cat.chips, s.market[p['slot']])} from market slot {p['slot']}"
+        if kind == "buy_earthscape" and s.earthscape_offer:
+            return f"buy the earthscape {named(cat.earthscapes, s.earthscape_offer)}"
+        if kind == "construct":
+            order = ", ".join(_UPGRADE_NAMES.get(u, u) for u in p["order"])
+            return (f"construct {with_article(named(cat.spires, p['spire']))} at {p['at']} with "
+                    f"its upgrades {order} (bottom first)")
+        if kind == "upgrade":
+            spire = next((sp for sp in s.spires if sp.hex == p["at"]), None)
+            where = f"the {named(cat.spires, spire.kind)}" if spire else "the spire"
+            upgrade = with_article(_UPGRADE_NAMES.get(p["kind"], "?"))
+            return f"add {upgrade} upgrade to {where} at {p['at']}"
+        if kind == "advance":
+            structures = {st.id: st for fac in cat.factions for st in fac.structures}
+            return f"advance the {named(structures, p['structure'])}"
+        if kind == "place":
+            return f"place the earthscape {named(cat.earthscapes, p['earthscape'])} at {p['at']}"
+        if kind == "mark" and isinstance(p["gate"], int) and 0 <= p["gate"] < self.factions:
+            return f"declare {possessive(self.faction_of[p['gate']].name)} gate the mark"
+        if kind == "deploy":
+            return (f"add {with_article(named(cat.units, p['unit']))} to the stack"
+                    + (" (grouped with the minion above)" if p["group"] else ""))
+        if kind == "equip":
+            return f"put the {named(cat.equipment, p['item'])} under the hero"
+        if kind == "target":
+            return f"fire at the {on(p['at'])} at {p['at']}"
+        if kind == "attack":
+            return f"the {on(p['at'])} at {p['at']} attacks {p['target']}"
+        return str(action)
 
 
 def _by_wave(table: tuple[int, ...], step: int, wave: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, cast
 
+from ...core.words import with_article
 from ...widget.board import ZoomableBoard
 from .rules import CommodoresRules
 
@@ -28,7 +29,7 @@ class GameBoard(ZoomableBoard):
 
         if action.type == "build":
             card = rules.types[p["ship"]]
-            return f"build a {card.name} at {p['at']} (costs {cost(card.cost)})"
+            return f"build {with_article(card.name)} at {p['at']} (costs {cost(card.cost)})"
         if action.type == "upgrade":
             ship = self.match.state.ships[self.match.state.active]
             upgrade = rules.types[ship.kind].upgrade(p["upgrade"])
@@ -41,7 +42,7 @@ class GameBoard(ZoomableBoard):
                     f"{cat.resource_name(p['get'])}")
         if action.type in ("take", "free"):
             return f"{action.type} 1 {cat.resource_name(p['resource'])}"
-        return str(action)
+        return rules.action_text(self.match.state, action)
 
     def seat_label(self, seat: int, view: dict) -> str:
         goals = len(view["completed"][seat])
@@ -55,10 +56,18 @@ class GameBoard(ZoomableBoard):
                                                 "choose the resource to pay.")
             elif action.type == "build":
                 name = self.game_rules.types[action.ship].name
-                out[f"build a {name}"] = f"Now click a free corner next to the ship for the {name}."
+                out[f"build {with_article(name)}"] = ("Now click a free corner next to the ship "
+                                                      f"for the {name}.")
             elif action.type == "trade":
                 out[f"trade 2 {action.give}"] = "Now choose the resource you get."
         return out
+
+    def step_label(self, key: str) -> str:
+        """A trade's first step names the resource given, not its id."""
+        cat = self.game_rules.catalogue
+        if key.startswith("trade 2 ") and key[8:] in cat.resources:
+            return f"trade 2 {cat.resource_name(key[8:])}"
+        return key
 
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing, in the rules' words where there is a rule to name."""

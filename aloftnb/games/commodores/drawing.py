@@ -13,6 +13,8 @@ import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ...core.words import fit_size, wrap
+
 if TYPE_CHECKING:
     from .rules import CommodoresRules
 
@@ -144,7 +146,7 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
         fill = LEVIATHAN_FILL
         label = (f"{lv['name']}, a leviathan at {name}: health {h['health']}, reward "
                  f"{d['resources'].get(lv['reward'], lv['reward'])}")
-        name_fs = min(fs, 1.7 * r / max(1, len(lv["name"])) * 1.1)  # long names fit the hex
+        name_fs = fit_size(lv["name"], 1.6 * r, fs, 5.0, bold=True)  # long names fit the hex
         body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.4:.1f}" text-anchor="middle" '
                     f'font-size="{name_fs:.1f}" font-weight="700" fill="#fff" {FONT}>'
                     f'{escape(lv["name"])}</text>')
@@ -154,15 +156,16 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
         fill = HEX_FILLS["merchant"]
         label = f"merchant hex at {name}"
         body.append(f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" text-anchor="middle" '
-                    f'font-size="{fs:.1f}" font-weight="700" fill="#5c4400" {FONT}>Merchant'
-                    '</text>')
+                    f'font-size="{fit_size("Merchant", 1.6 * r, fs, 5.0, True):.1f}" '
+                    f'font-weight="700" fill="#5c4400" {FONT}>Merchant</text>')
     else:
         fill = HEX_FILLS.get(kind, OTHER_FILL)
         number = h.get("number", 0)
         res = d["resources"].get(kind, kind)
         label = f"{res} hex at {name}, number {number or 'none'}"
         body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.6:.1f}" text-anchor="middle" '
-                    f'font-size="{fs:.1f}" fill="#2c3e50" {FONT}>{escape(res)}</text>')
+                    f'font-size="{fit_size(res, 1.5 * r, fs, 5.0):.1f}" fill="#2c3e50" {FONT}>'
+                    f'{escape(res)}</text>')
         if number:
             tr = max(8, size * 0.24)
             body.append(f'<circle cx="{cx:.1f}" cy="{cy + fs * 0.6:.1f}" r="{tr:.1f}" '
@@ -216,19 +219,15 @@ def _panel(view: dict[str, Any], x: float) -> str:
         out.append(f'<text x="{tx}" y="{ty}" font-size="{size}" font-weight="{weight}" '
                    f'fill="{fill}">{escape(content)}</text>')
 
-    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833") -> None:
-        """Text broken into lines that fit the panel."""
+    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833",
+                weight: str = "400") -> None:
+        """Text broken between words into lines that fit the panel from `tx` on."""
         nonlocal y
-        width = int((PANEL_W - 12) / (size * 0.6))
-        line = ""
-        for word in content.split(" "):
-            if line and len(line) + 1 + len(word) > width:
-                text(tx, y, line, size, fill=fill)
-                y += size + 4
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
-        text(tx, y, line, size, fill=fill)
+        lines = wrap(content, PANEL_W - (tx - x) - 12, size, bold=int(weight) >= 600)
+        for line in lines[:-1]:
+            text(tx, y, line, size, weight, fill)
+            y += size + 4
+        text(tx, y, lines[-1], size, weight, fill)
         y += size + 6
 
     res_names = d["resources"]
@@ -258,13 +257,13 @@ def _panel(view: dict[str, Any], x: float) -> str:
     y += 17
     for type_id, left in view["shipyard"].items():
         card = d["ship_types"].get(type_id, {"name": type_id})
-        cost = " ".join(f"{n}{res_names.get(r, r)[:2]}" for r, n in card.get("cost", {}).items())
+        cost = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in card.get("cost", {}).items())
         stats = (f"M{card.get('move')} F{card.get('forage')} P{card.get('plunder')}"
                  + (" B" if card.get("builds") else ""))
         wrapped(x, f"{card['name']}: {stats}, cost {cost} · {left} left")
     basic = d["ship_types"].get("basic")
     if basic:
-        cost = " ".join(f"{n}{res_names.get(r, r)[:2]}" for r, n in basic["cost"].items())
+        cost = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in basic["cost"].items())
         wrapped(x, f"{basic['name']} (basic, once per game): cost {cost}", fill="#34495e")
     y += 4
     stack = view["stack"]
@@ -276,17 +275,15 @@ def _panel(view: dict[str, Any], x: float) -> str:
         ship = next(s for s in view["ships"] if s["ship"] == view["acting"])
         card = d["ship_types"].get(ship["type"], {"name": ship["type"], "upgrades": {}})
         stats = d["ship_stats"].get(ship["ship"], {})
-        text(x, y, f"Acting: ship {ship['ship'].split(':')[1]}, {card['name']}", 13, "700")
-        y += 16
-        text(x, y, f"move {stats.get('move')} · forage {stats.get('forage')} · plunder "
-                   f"{stats.get('plunder')}" + (" · builds" if stats.get("builds") else ""), 11)
-        y += 16
+        wrapped(x, f"Acting: ship {ship['ship'].split(':')[1]}, {card['name']}", 13, weight="700")
+        wrapped(x, f"move {stats.get('move')} · forage {stats.get('forage')} · plunder "
+                   f"{stats.get('plunder')}" + (" · builds" if stats.get("builds") else ""))
         ups = ", ".join(card["upgrades"][u]["name"] for u in ship["upgrades"]) or "none"
         wrapped(x, f"Upgrades: {ups}")
-        text(x, y, "Done this turn: " + (", ".join(view["done"]) or "nothing yet"), 11)
-        y += 16
+        wrapped(x, "Done this turn: " + (", ".join(view["done"]) or "nothing yet"))
     if view["step"] == "take":
-        text(x, y, f"Plundering seat {view['target']}: take {view['left']} more", 12, "600")
+        wrapped(x, f"Plundering seat {view['target']}: take {view['left']} more", 12,
+                weight="600")
     if view["forage_number"]:
         text(x, y + 16, f"Foraged on {view['forage_number']} this turn", 11, fill="#34495e")
     out.append("</g>")

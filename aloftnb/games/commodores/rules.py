@@ -23,6 +23,7 @@ from ...core.chance import CHANCE
 from ...core.options import Option, _short_repr, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
+from ...core.words import with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 from .catalogue import MERCHANT, Catalogue, ShipType, load_catalogue
 from .geometry import DIRECTIONS, geometry
@@ -550,7 +551,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return f"drew a leviathan, {lv.name}, at {where}"
             if outcome.kind == MERCHANT:
                 return f"drew a merchant hex at {where}"
-            return f"drew a {cat.resource_name(outcome.kind)} hex at {where}"
+            return f"drew {with_article(cat.resource_name(outcome.kind))} hex at {where}"
         return f"drew number {outcome.number} for {self.geometry.space_name(s.target)}"
 
     # -- applying ------------------------------------------------------------------------------
@@ -976,7 +977,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             problem = self._ship_action_problem(s, action)
             if problem:
                 return problem
-        return f"{action} is not a legal action now"
+        return f"{self.action_text(s, action)} is not a legal action now"
 
     def _ship_action_problem(self, s: CommodoresState, action: Action) -> str:  # noqa: C901
         """What is wrong with the acting ship's explore, build, plunder or trade ("" if it is
@@ -992,7 +993,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if space not in touching:
                 return f"{p['space']} is not a space next to this ship"
             if p["pay"] not in self.res_index or not pool[self.res_index[p["pay"]]]:
-                return f"exploring costs 1 resource and you have no {p['pay']}"
+                pay = cat.resource_name(p["pay"]) if p["pay"] in self.res_index else p["pay"]
+                return f"exploring costs 1 resource and you have no {pay}"
             if kind == "explore" and h is not None:
                 return f"{p['space']} holds a hex already (terraform replaces one)"
             if kind == "terraform" and h is None:
@@ -1014,11 +1016,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if card is not None and card.deck == "basic" and s.basic_built[s.player]:
                 return "you have built your basic ship already (one per game)"
             if card is None or (card.deck != "basic" and card.id not in s.ship_types):
-                return f"{p['ship']} is not a ship type in the shipyard"
+                return f"{card.name if card else p['ship']} is not a ship type in the shipyard"
             if card.deck != "basic" and not s.yard[s.ship_types.index(card.id)]:
                 return f"no {card.name} cards are left in the shipyard"
             if not self._affords(pool, card.cost):
-                return f"a {card.name} costs more than you have"
+                return f"{with_article(card.name)} costs more than you have"
             free = [c for c in self.edges(s, ship.corner) if c not in self.occupied(s)]
             if not free:
                 return "every corner next to this ship is taken: it cannot build"
@@ -1047,7 +1049,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                        for sp in touching):
                 return "this ship is not next to a merchant hex"
             if p["give"] not in self.res_index or pool[self.res_index[p["give"]]] < 2:
-                return f"a trade takes 2 {p['give']} and you have fewer"
+                give = cat.resource_name(p["give"]) if p["give"] in self.res_index else p["give"]
+                return f"a trade takes 2 {give} and you have fewer"
         return ""
 
     def describe_action(self, s: CommodoresState, action: Action) -> str:
@@ -1055,7 +1058,40 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return self.describe_chance(s, action)  # type: ignore[arg-type]
         if s.active >= 0 and action.type in SHIP_ACTION_TYPES:
             ship = s.ships[s.active]
-            return f"ship {ship.captain} ({self.types[ship.kind].name}): {action}"
+            return (f"ship {ship.captain} ({self.types[ship.kind].name}): "
+                    f"{self.action_text(s, action)}")
+        return self.action_text(s, action)
+
+    def action_text(self, s: CommodoresState, action: Action) -> str:
+        """An action in words, naming ship types, upgrades, resources and leviathans by the
+        catalogue's names (str(action) knows only their ids)."""
+        p, kind, cat = action.params, action.type, self.catalogue
+
+        def res(resource: Any) -> str:
+            return cat.resource_name(resource) if resource in self.res_index else str(resource)
+
+        if kind == "place":
+            return f"place the starter {cat.starter.name} at {p['corner']}"
+        if kind in ("free", "take"):
+            return f"take {'a free' if kind == 'free' else '1'} {res(p['resource'])}"
+        if kind in ("explore", "terraform"):
+            return f"{kind} {p['space']} paying 1 {res(p['pay'])}"
+        if kind == "upgrade":
+            card = self.types[s.ships[s.active].kind] if s.active >= 0 else None
+            upgrade = card.upgrade(p["upgrade"]) if card is not None else None
+            return f"upgrade: {upgrade.name if upgrade else p['upgrade']}"
+        if kind == "build" and p["ship"] in self.types:
+            return f"build {with_article(self.types[p['ship']].name)} at {p['at']}"
+        if kind == "plunder" and ":" not in p["target"]:
+            space = self.geometry.space_index.get(p["target"], -1)
+            h = s.hexes[space] if space >= 0 else None
+            if h is not None and h.kind in self._leviathans:
+                return f"plunder {cat.leviathan(h.kind).name} at {p['target']}"
+        if kind == "plunder" and ":" in p["target"]:
+            seat, captain = p["target"].split(":", 1)
+            return f"plunder seat {seat}'s ship {captain}"
+        if kind == "trade":
+            return f"trade 2 {res(p['give'])} for 1 {res(p['get'])}"
         return str(action)
 
     # -- dict form, views and hidden information -----------------------------------------------
@@ -1244,7 +1280,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             where = "ship" if ":" in p["target"] else "space"
             return [f"{where}:{p['target']}"]
         if kind == "build":
-            return [f"build a {self.types[p['ship']].name}", f"corner:{p['at']}"]
+            return [f"build {with_article(self.types[p['ship']].name)}", f"corner:{p['at']}"]
         if kind == "trade":
             return [f"trade 2 {p['give']}", f"for 1 {p['get']}"]
         if kind == "upgrade":
