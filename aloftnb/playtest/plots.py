@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections import Counter
 from typing import Any
 
@@ -27,13 +28,19 @@ from bokeh.plotting import figure
 from bokeh.resources import INLINE, Resources
 
 from ..core.registry import make_rules
+from ..core.words import text_width
 from .metrics import check_results, design_metrics, finished_games, hooks_for, seats, win_rates
 
 # BokehJS inline, never from a CDN. Standalone pages keep only the parts they use by themselves;
 # a notebook loads BokehJS before any figure exists, so name the parts these figures need.
 RESOURCES = INLINE
 NOTEBOOK_RESOURCES = Resources(mode="inline", components=["bokeh", "bokeh-widgets"])
-WIDTH, HEIGHT = 420, 300
+# Every figure is as wide as the others, legend included: a grid of figures of different widths
+# squeezes the plot areas of the narrower ones to line them up.
+WIDTH, HEIGHT = 540, 300
+LEGEND_W = 130  # the room a legend beside a plot area takes (outside it: it hid the data)
+FRAME_MARGIN = 60  # the axis and its labels beside a plot's frame
+LABEL_PX = 11  # bokeh's axis label font size
 
 
 def _title(df: pd.DataFrame) -> str:
@@ -75,8 +82,18 @@ def score_distributions(df: pd.DataFrame) -> figure:
                  legend_label=f"seat {seat}")
     if isinstance(fig.x_range, DataRange1d):
         fig.x_range.range_padding = half / max(centres[-1] - centres[0], 1.0)
+    _legend_outside(fig, "right")
     fig.legend.click_policy = "hide"
     return fig
+
+
+def _legend_outside(fig: figure, side: str) -> None:
+    """Move the figure's legend out of the plot area, where it hid lines and bars."""
+    for legend in list(fig.legend):
+        fig.center.remove(legend)
+        fig.add_layout(legend, side)
+        if side in ("above", "below"):
+            legend.orientation = "horizontal"
 
 
 def win_rate_plot(df: pd.DataFrame) -> figure:
@@ -99,7 +116,11 @@ def win_rate_plot(df: pd.DataFrame) -> figure:
         # The span itself cannot be in a legend: a line on it, across the bars, names it.
         fig.line(x=labels, y=[share] * len(labels), line_dash="dashed", line_color="grey",
                  legend_label=f"fair share (1/{seats(df)})")
-        fig.legend.location = "top_right"
+        _legend_outside(fig, "right")
+    # Labels wider than their share of the axis ran into each other: slant them.
+    room = (WIDTH - FRAME_MARGIN - LEGEND_W) / max(1, len(labels))
+    if any(text_width(label, LABEL_PX) > 0.9 * room for label in labels):
+        fig.xaxis.major_label_orientation = math.pi / 4
     return fig
 
 
@@ -138,7 +159,7 @@ def position_heatmap(df: pd.DataFrame) -> figure | None:
             values.append(counts[x, y])
     source = ColumnDataSource({"x": xs, "y": ys, "count": values})
     mapper = LinearColorMapper(palette=Viridis256, low=0, high=max(values) if values else 1)
-    fig = figure(title=f"Final positions ({x_name} x {y_name})", width=WIDTH + 60,
+    fig = figure(title=f"Final positions ({x_name} x {y_name})", width=WIDTH,
                  height=HEIGHT, x_range=Range1d(start=0.5, end=width + 0.5),
                  y_range=Range1d(start=0.5, end=height + 0.5),
                  x_axis_label=x_name, y_axis_label=y_name, tools="save,hover",
