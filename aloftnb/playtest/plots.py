@@ -9,7 +9,7 @@ import html
 import json
 import math
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 from bokeh.layouts import column, gridplot
@@ -87,7 +87,7 @@ def score_distributions(df: pd.DataFrame) -> figure:
     return fig
 
 
-def _legend_outside(fig: figure, side: str) -> None:
+def _legend_outside(fig: figure, side: Literal["above", "below", "left", "right"]) -> None:
     """Move the figure's legend out of the plot area, where it hid lines and bars."""
     for legend in list(fig.legend):
         fig.center.remove(legend)
