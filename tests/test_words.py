@@ -5,6 +5,7 @@ what they are; names in drawings shrunk or wrapped, never cut.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from html import unescape
@@ -286,24 +287,32 @@ def overflowing_texts(svg: str) -> list[str]:
     width = float(root.get("width"))
     out = []
 
-    def walk(node, hex_width):
+    def walk(node, hexagon):
         if node.get("data-key", "").startswith(("hex:", "space:")):
-            xs = [float(p.split(",")[0]) for poly in node.iter(f"{SVG}polygon")
-                  for p in poly.get("points").split()][:6]
-            hex_width = max(xs) - min(xs) if xs else None
+            points = [tuple(float(v) for v in p.split(","))
+                      for p in next(node.iter(f"{SVG}polygon")).get("points").split()]
+            cy = sum(p[1] for p in points) / len(points)
+            hexagon = (cy, max(abs(p[1] - cy) for p in points))  # centre y, corner radius
         if node.tag == f"{SVG}text" and node.text:
             size = float(node.get("font-size"))
             bold = node.get("font-weight", "400") in ("600", "700", "bold")
             w = measure(node.text, size, bold)
-            x = float(node.get("x"))
+            x, y = float(node.get("x")), float(node.get("y"))
             left = x - w / 2 if node.get("text-anchor") == "middle" else x
             if left < -0.5 or left + w > width + 0.5:
                 out.append(f"{node.text!r} runs past the drawing's edge ({left + w:.0f} > "
                            f"{width:.0f})")
-            if hex_width and node.get("text-anchor") == "middle" and w > hex_width:
-                out.append(f"{node.text!r} is wider than its hex ({w:.0f} > {hex_width:.0f})")
+            if hexagon and node.get("text-anchor") == "middle":
+                # A pointy-top hex is sqrt(3) r wide within r/2 of its centre, then narrows to
+                # its top and bottom corners: the text's top and baseline must both fit.
+                cy, r = hexagon
+                room = min(math.sqrt(3) * r * min(1.0, 2 * (1 - abs(edge - cy) / r))
+                           for edge in (y, y - 0.72 * size))
+                if w > room + 0.5:
+                    out.append(f"{node.text!r} is wider than its hex there ({w:.0f} > "
+                               f"{room:.0f})")
         for child in node:
-            walk(child, hex_width)
+            walk(child, hexagon)
 
     walk(root, None)
     return out

@@ -182,7 +182,8 @@ def _gate(info: dict[str, Any], cx: float, cy: float, size: float, fs: float,
 
 def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
               board: dict[str, Any], body: list[str]) -> str:
-    s = size * 0.36
+    named = bool(lm["revealed"] and lm["name"])
+    s = size * (0.27 if named else 0.36)  # a smaller diamond leaves room for the name below
     if lm["revealed"]:
         fill, mark = "#a67c52", (f"♥{lm['health']}" if lm["health"] else "✕")
         text = (f"landmark {lm['name']}, revealed, "
@@ -197,10 +198,13 @@ def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
                 f'transform="rotate(45 {cx:.1f} {cy:.1f})"/>'
                 f'<text x="{cx:.1f}" y="{cy + fs * 0.4:.1f}" text-anchor="middle" '
                 f'font-size="{fs:.1f}" font-weight="700" fill="#fff" {FONT}>{escape(mark)}</text>')
-    if lm["revealed"] and lm["name"]:
-        # The whole name, shrunk to the hex's width (never cut: "Abandoned Cach").
-        name_fs = fit_size(lm["name"], size * 1.6, fs * 0.8, smallest=4.0)
-        body.append(f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
+    if named:
+        # The whole name (never cut: "Abandoned Cach"), shrunk to the hex's width where it
+        # stands: below its middle a pointy-top hex narrows towards its bottom corner.
+        below, r = 0.58, 0.97  # the baseline and the hex's corner radius, in `size`
+        room = math.sqrt(3) * r * size * min(1.0, 2 * (1 - below / r))
+        name_fs = fit_size(lm["name"], room * 0.95, fs * 0.8, smallest=4.0)
+        body.append(f'<text x="{cx:.1f}" y="{cy + size * below:.1f}" text-anchor="middle" '
                     f'font-size="{name_fs:.1f}" fill="#3e2723" {FONT}>'
                     f'{escape(lm["name"])}</text>')
     return text
