@@ -281,10 +281,10 @@ def measure(text: str, size: float, bold: bool) -> float:
 
 
 def overflowing_texts(svg: str) -> list[str]:
-    """Texts wider than the drawing (measured in DejaVu Sans, the browsers' sans-serif here),
-    or wider than the hex they label."""
+    """Texts wider than the drawing (measured in DejaVu Sans, the browsers' sans-serif here)
+    or below it, or wider than the hex they label."""
     root = ElementTree.fromstring(svg)
-    width = float(root.get("width"))
+    width, height = float(root.get("width")), float(root.get("height"))
     out = []
 
     def walk(node, hexagon):
@@ -302,6 +302,9 @@ def overflowing_texts(svg: str) -> list[str]:
             if left < -0.5 or left + w > width + 0.5:
                 out.append(f"{node.text!r} runs past the drawing's edge ({left + w:.0f} > "
                            f"{width:.0f})")
+            if y > height:
+                out.append(f"{node.text!r} is below the drawing's bottom ({y:.0f} > "
+                           f"{height:.0f})")
             if hexagon and node.get("text-anchor") == "middle":
                 # A pointy-top hex is sqrt(3) r wide within r/2 of its centre, then narrows to
                 # its top and bottom corners: the text's top and baseline must both fit.
@@ -331,11 +334,12 @@ def test_landmark_names_are_drawn_whole_and_within_their_hex():
         assert not overflowing_texts(svg)
 
 
-@pytest.mark.parametrize("game", ["commodores", "cloudspire"])
-def test_no_drawn_text_runs_past_the_drawing_or_its_hex_along_random_games(game):
+@pytest.mark.parametrize(("game", "players"), [("commodores", 3), ("commodores", 5),
+                                               ("cloudspire", 2), ("cloudspire", 4)])
+def test_no_drawn_text_runs_past_the_drawing_or_its_hex_along_random_games(game, players):
     problems_seen: set[str] = set()
     for seed in range(2):
-        match = aloftnb.new_match(game, players=3, seed=seed)
+        match = aloftnb.new_match(game, players=players, seed=seed)
         rng = random.Random(seed)
         for step in range(400):
             if match.is_over:
