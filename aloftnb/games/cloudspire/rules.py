@@ -1716,6 +1716,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             "unit_kinds": unit_kinds,
             "equipment_names": {e: g.name for e, g in cat.equipment.items()},
             "face_names": {k: f.name for k, f in cat.faces.items()},
+            # Catalogue data: the drawing shows a face a view holds (its explorer's look).
+            "face_stats": {k: {"name": f.name, "health": f.health, "attack": f.attack,
+                               "reveal_source": f.reveal_source, "reward": f.reward}
+                           for k, f in cat.faces.items()},
             "sides": sides, "landmark_info": landmarks, "slots": slots,
             "spire_info": spires,
             "earthscape_offer": ({"name": offer.name, "well": offer.well,
