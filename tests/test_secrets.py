@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from harbour_game import HarbourHooks, HarbourRules
 
+import aloftnb
 from aloftnb import Match
 from aloftnb.core.registry import BUILT_IN_GAMES, make_rules, register, rules_class
 
@@ -231,3 +232,49 @@ def test_the_pairs_differ_in_what_cloudspire_hides():
             if a != b and a.type == "draw" and rules.catalogue.faces.get(a.card):
                 faces += 1
     assert stacks and faces, (stacks, faces)
+
+
+def _cloudspire_after_seat_0_stack() -> Match:
+    """A 2-player Cloudspire match where seat 0 has just put three chips in its stack."""
+    match = aloftnb.new_match("cloudspire", players=2, seed=4)
+    rng = random.Random(4)
+    while not (match.phase == "prep" and match.current_player == 0):
+        match.play(rng.choice([a for a in match.legal_actions() if a.type != "ready"]))
+    for _ in range(40):
+        if sum(e.action.type == "deploy" for e in match.history if e.action) >= 3:
+            break
+        match.play(next(a for a in match.legal_actions() if a.type in ("mark", "deploy")))
+    return match
+
+
+def test_the_log_words_a_stack_per_viewer_and_the_reveal_button_shows_the_owner_its_own():
+    match = _cloudspire_after_seat_0_stack()
+    deploys = [e for e in match.history if e.action is not None and e.action.type == "deploy"]
+    full = [str(e) for e in deploys]
+    assert all("add a " in line and "chip" not in line for line in full)
+
+    def lines(board):
+        return [entry["text"] for entry in board._trait_values["log"]
+                if entry["text"] in full or "chip to the stack" in entry["text"]]
+
+    hidden = ["seat 0 (prep): Emberwrights: add a chip to the stack, face down"] * len(deploys)
+    assert lines(match.board(viewer="seat:1")) == hidden
+    assert lines(match.board(viewer="seat:0")) == full
+    assert lines(match.board(viewer="designer")) == full
+    hot = match.board(viewer="turn")  # seat 0 to play: hidden until it shows its secrets
+    assert lines(hot) == hidden
+    hot.handle_intent({"intent": "reveal", "on": True})
+    assert lines(hot) == full and "a unit face down" not in hot.svg
+    match.play({"type": "ready"})  # the turn passes: hidden again
+    assert hot.revealed is False and lines(hot) == hidden
+
+
+def test_hints_go_only_to_a_view_that_may_choose():
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    rng = random.Random(1)
+    while not any(a.type == "construct" for a in match.legal_actions()):
+        match.play(rng.choice(match.legal_actions()))
+    mover = match.current_player
+    assert match.board(viewer=f"seat:{mover}").selection_hint
+    assert match.board(viewer="turn").selection_hint
+    assert match.board(viewer=f"seat:{1 - mover}").selection_hint == {}
