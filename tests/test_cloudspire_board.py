@@ -136,14 +136,15 @@ def test_a_seats_drawing_never_shows_another_stack_below_its_top():
         names = [rules.catalogue.units[b.members[0]].name for b in stack]
         seen_by_other = stack_parts(rules.render_svg(match.view(1 - f)), f)
         assert seen_by_other[0].startswith(f"top: {names[0]}")
-        assert seen_by_other[1:] == ["a unit face down"] * (len(stack) - 1)
+        chips = sum(len(b.members) for b in stack[1:])  # one back per chip: groups are hidden
+        assert seen_by_other[1:] == ["a unit face down"] * chips
         for svg in (rules.render_svg(match.view(f)),
                     rules.render_svg(rules.state_to_dict(state))):  # its owner, the designer
             parts = stack_parts(svg, f)
             assert [p.removeprefix("top: ").split(",")[0] for p in parts] == names
         # the spectator view (seat None) hides it too
         assert stack_parts(rules.render_svg(match.view(None)), f)[1:] == [
-            "a unit face down"] * (len(stack) - 1)
+            "a unit face down"] * chips
 
 
 def test_an_unseen_landmark_face_is_not_drawn_for_a_seat():

@@ -1594,7 +1594,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 # Only the top unit is open: the chips of its group under it are not.
                 top = side["stack"][0]
                 top["members"] = top["members"][:1] + ["hidden"] * (len(top["members"]) - 1)
-                side["stack"] = [top] + ["hidden"] * (len(side["stack"]) - 1)
+                # One back per unit chip under it, not per band: how they are grouped is hidden.
+                chips = sum(len(band["members"]) for band in side["stack"][1:])
+                side["stack"] = [top] + ["hidden"] * chips
         for lm in data["landmarks"]:
             if lm["face"] and not lm["revealed"] and not (seat is not None and lm["known"][seat]):
                 lm["face"] = "hidden"
@@ -1644,7 +1646,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 "income_next_wave": self.income(s.wave + 1) + self.bonus(side, "income"),
                 "limited_builds_left": self.numbers.limited_builds - side.limited_builds,
                 "influence": sorted(self.influence(s, f)),
-                "stack_size": len(side.stack)})
+                "stack_size": sum(len(band.members) for band in side.stack)})  # unit chips
         units = []
         for u in s.units:
             attack, health, movement, terrain = self.stats(u)
