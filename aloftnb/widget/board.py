@@ -740,8 +740,9 @@ class Board(anywidget.AnyWidget):
 
     def _publish_log(self) -> None:
         match = self.match
-        entries = [{"text": self.step_text(entry, line=True), "seat": entry.seat}
-                   for entry in match.timeline]
+        seat = self._viewing_seat()  # once, not once per entry: logs grow long
+        entries = [{"text": str(entry) if isinstance(seat, str) else entry.line_for(seat),
+                    "seat": entry.seat} for entry in match.timeline]
         sent = self.log
         start = 0
         while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
