@@ -191,7 +191,7 @@ def test_a_seen_landmark_face_is_drawn_for_its_explorer_and_the_designer_only(fr
     for viewer in (f"seat:{explorer}", "designer"):
         board = match.board(viewer=viewer)
         drawn = seen_face_text(board.svg, lm.hex)
-        assert f"seen: {face.name[:14]}" in drawn, viewer
+        assert f"seen: {face.name}" in drawn, viewer
         if face.health:
             assert f"♥{face.health}" in drawn
         label = drawn_keys(board.svg)[f"hex:{lm.hex}"]
@@ -202,7 +202,7 @@ def test_a_seen_landmark_face_is_drawn_for_its_explorer_and_the_designer_only(fr
     hot = match.board(viewer="turn")  # the explorer is to play
     assert face.name not in hot.svg
     front_end(hot, {"intent": "reveal", "on": True})
-    assert f"seen: {face.name[:14]}" in seen_face_text(hot.svg, lm.hex)
+    assert f"seen: {face.name}" in seen_face_text(hot.svg, lm.hex)
     front_end(hot, {"intent": "reveal", "on": False})
     assert face.name not in hot.svg
     # Revealed, it is drawn as a revealed landmark for everybody, not as a look.

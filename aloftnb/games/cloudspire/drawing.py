@@ -209,7 +209,7 @@ def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
         body.append(f'<g class="landmark-seen" font-style="italic" {FONT}>'
                     f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
                     f'font-size="{fs * 0.8:.1f}" fill="#7e5109">'
-                    f'seen: {escape(seen["name"][:14])}</text>'
+                    f'seen: {escape(seen["name"])}</text>'
                     + (f'<text x="{cx:.1f}" y="{cy - size * 0.5:.1f}" text-anchor="middle" '
                        f'font-size="{fs * 0.75:.1f}" fill="#7e5109">{escape(stats)}</text>'
                        if stats else "")
