@@ -33,13 +33,14 @@ class GameBoard(ZoomableBoard):
 
     def fight_log(self) -> list[str]:
         """The latest onslaught steps (moves, fire and its dice, explorations, attacks), oldest
-        first. Landmark faces drawn are left out: only their explorer sees them."""
+        first, worded for the viewer. Landmark faces drawn are left out: only their explorer
+        sees them."""
         lines: list[str] = []
         for entry in reversed(self.match.history):
             if entry.phase != "onslaught" or entry.action is None:
                 continue
             if entry.action.type in LOG_TYPES:
-                lines.append(entry.text)
+                lines.append(self.step_text(entry))
                 if len(lines) == LOG_LINES:
                     break
         return lines[::-1]
