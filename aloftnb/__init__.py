@@ -16,6 +16,7 @@ from .core.traits import Outcome, Traits
 from .errors import (
     AloftnbError,
     IllegalAction,
+    InvalidGame,
     InvalidOptions,
     InvalidSave,
     InvalidState,
@@ -26,8 +27,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "AloftnbError", "Board", "CHANCE", "HistoryEntry", "IllegalAction",
-    "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules", "Traits",
-    "UnknownGame", "games", "make_rules", "new_match", "register",
+    "InvalidGame", "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules",
+    "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
     "Bot", "compare", "design_metrics", "make_bot", "playtest", "results_match", "simulate",
     "win_rates",

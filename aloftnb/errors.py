@@ -9,6 +9,11 @@ class UnknownGame(AloftnbError):
     """No game is registered under that name."""
 
 
+class InvalidGame(AloftnbError):
+    """A game given to `register` whose parts cannot be loaded or do not declare what every game
+    declares (a Rules subclass with traits, phases and options). Nothing was registered."""
+
+
 class InvalidOptions(AloftnbError):
     """An unknown option, a bad option value, or an unsupported number of players."""
 

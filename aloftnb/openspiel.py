@@ -49,7 +49,14 @@ from .core.chance import CHANCE, chance_rng
 from .core.options import number_problem, whole_number_problem
 from .core.returns import outcome_returns, return_bounds, shared_returns
 from .core.rules import Rules, declares_encoding
-from .errors import AloftnbError, InvalidOptions
+from .errors import AloftnbError, IllegalAction, InvalidOptions
+
+
+class IllegalSpielAction(IllegalAction, pyspiel.SpielError):
+    """An action index that is not legal where the state is; the state is unchanged.
+
+    Both aloftnb's `IllegalAction` (a `ValueError`) and the `SpielError` OpenSpiel's own games
+    raise, so code written for either catches it."""
 
 PREFIX = "aloftnb_"
 # OpenSpiel's sampled-stochastic games keep a random generator whose state a Python game cannot
@@ -153,6 +160,9 @@ class AloftnbGame(pyspiel.Game):
         spec = parameter_specification(cls)
         params = {**spec, **(params or {})}
         players, seed, options = options_from_parameters(cls, params)
+        if whole_number_problem(seed, 0):  # as Match refuses it
+            raise InvalidOptions(f"{cls.name}: seed must be a non-negative whole number, "
+                                 f"not {seed!r:.60}")
         rules = cls(players, **options)
         if not rules.has_encoding:
             raise AloftnbError(f"{cls.name} declares no action and observation encoding, so it "
@@ -190,12 +200,13 @@ class _Node:
     """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
     clones (OpenSpiel deep-copies a Python state's attributes on every clone)."""
 
-    __slots__ = ("action", "infos", "mover", "parent", "rules", "state")
+    __slots__ = ("action", "infos", "legal", "mover", "parent", "rules", "state")
 
     def __init__(self, parent, action, mover, state, rules) -> None:
         self.parent, self.action, self.mover, self.state, self.rules = (
             parent, action, mover, state, rules)
         self.infos: dict[int, str] = {}  # information state strings, computed when asked
+        self.legal: list[int] | None = None  # the legal indices, computed when asked
 
     def __deepcopy__(self, memo):
         return self
@@ -225,6 +236,16 @@ class _Node:
                     text = f"{text}\n{move}\n{seen}"
                 step.infos[player] = text
         return text
+
+
+def _index(action: Any) -> int | None:
+    """An action index as an int (numpy integers included), or None for anything else."""
+    if isinstance(action, bool):
+        return None
+    try:
+        return int(action) if int(action) == action else None
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def _rebuild(rules, steps):
@@ -259,17 +280,25 @@ class AloftnbState(pyspiel.State):
         return pyspiel.PlayerId.CHANCE if seat == CHANCE else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        rules, state = self.rules, self._node.state
-        if rules.current_player(state) != player:
+        rules, node = self.rules, self._node
+        if rules.current_player(node.state) != player:
             return []
-        indices = _INDICES.setdefault(rules, {})  # action -> index, asked at every step
-        legal = []
-        for action in rules.legal_actions(state):
-            index = indices.get(action)
-            if index is None:
-                index = indices[action] = rules.action_to_index(action)
-            legal.append(index)
-        return sorted(legal)
+        return list(self._legal_indices())
+
+    def _legal_indices(self) -> list[int]:
+        """The legal indices of the seat to move, sorted; kept on the step (apply checks them)."""
+        node = self._node
+        if node.legal is None:
+            rules = self.rules
+            indices = _INDICES.setdefault(rules, {})  # action -> index, asked at every step
+            legal = []
+            for action in rules.legal_actions(node.state):
+                index = indices.get(action)
+                if index is None:
+                    index = indices[action] = rules.action_to_index(action)
+                legal.append(index)
+            node.legal = sorted(legal)
+        return node.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rules, state = self.rules, self._node.state
@@ -281,9 +310,21 @@ class AloftnbState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         rules, node = self.rules, self._node
         mover = rules.current_player(node.state)
-        move = (rules.chance_from_index(int(action)) if mover == CHANCE
-                else rules.action_from_index(int(action)))
-        self._node = _Node(node, int(action), mover, rules.apply(node.state, move), rules)
+        index = _index(action)
+        if mover is None:
+            raise IllegalSpielAction(f"{rules.name}: the game is over; action {action!r:.40} "
+                                     "cannot be applied")
+        allowed = ([i for i, _ in self.chance_outcomes()] if mover == CHANCE
+                   else self._legal_indices())
+        if index is None or index not in allowed:
+            who = "the chance step" if mover == CHANCE else f"player {mover}"
+            raise IllegalSpielAction(
+                f"{rules.name}: {action!r:.40} is not a legal action of {who} at move "
+                f"{self.move_number()}; the legal ones are {allowed[:12]}"
+                + (" ..." if len(allowed) > 12 else ""))
+        move = (rules.chance_from_index(index) if mover == CHANCE
+                else rules.action_from_index(index))
+        self._node = _Node(node, index, mover, rules.apply(node.state, move), rules)
 
     def _action_to_string(self, player: int, action: int) -> str:
         rules = self.rules

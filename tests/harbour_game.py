@@ -114,6 +114,13 @@ class HarbourRules(aloftnb.Rules[HarbourState, aloftnb.Action]):
     def describe_chance(self, s: HarbourState, outcome: aloftnb.Action) -> str:
         return f"the storm rolled {outcome.roll}"
 
+    def hidden_text(self, s: HarbourState, action: aloftnb.Action, seat: int | None
+                    ) -> str | None:
+        # The others read that a seat committed, not how many sandbags (its view hides them).
+        if action.type == "commit" and seat != s.to_act:
+            return "committed sandbags in secret"
+        return None
+
     def parse_action(self, data: Any) -> aloftnb.Action:
         action = super().parse_action(data)
         field, values = ("bags", range(3)) if action.type == "commit" else ("roll", range(1, 7))

@@ -136,14 +136,15 @@ def test_a_seats_drawing_never_shows_another_stack_below_its_top():
         names = [rules.catalogue.units[b.members[0]].name for b in stack]
         seen_by_other = stack_parts(rules.render_svg(match.view(1 - f)), f)
         assert seen_by_other[0].startswith(f"top: {names[0]}")
-        assert seen_by_other[1:] == ["a unit face down"] * (len(stack) - 1)
+        chips = sum(len(b.members) for b in stack[1:])  # one back per chip: groups are hidden
+        assert seen_by_other[1:] == ["a unit face down"] * chips
         for svg in (rules.render_svg(match.view(f)),
                     rules.render_svg(rules.state_to_dict(state))):  # its owner, the designer
             parts = stack_parts(svg, f)
             assert [p.removeprefix("top: ").split(",")[0] for p in parts] == names
         # the spectator view (seat None) hides it too
         assert stack_parts(rules.render_svg(match.view(None)), f)[1:] == [
-            "a unit face down"] * (len(stack) - 1)
+            "a unit face down"] * chips
 
 
 def test_an_unseen_landmark_face_is_not_drawn_for_a_seat():
@@ -159,8 +160,58 @@ def test_an_unseen_landmark_face_is_not_drawn_for_a_seat():
     name = rules.catalogue.faces[face].name
     label_0 = drawn_keys(rules.render_svg(match.view(0)))[f"hex:{lm.hex}"]
     label_1 = drawn_keys(rules.render_svg(match.view(1)))[f"hex:{lm.hex}"]
-    assert f"you saw {name}" in label_0
+    assert f"face seen: {name}" in label_0
     assert name not in label_1 and "face down" in label_1
+
+
+def seen_face_text(svg: str, hex_name: str) -> str:
+    """The visible text drawn for a face-down landmark's seen face on `hex_name` ("" if none)."""
+    group = re.search(rf'<g data-key="hex:{re.escape(hex_name)}".*?</g>(?=<g data-key|</g></svg>)',
+                      svg)
+    assert group, f"hex {hex_name} is drawn"
+    part = re.search(r'<g class="landmark-seen"[^>]*>(.*?)</g>', group.group(0))
+    return re.sub(r"<[^>]+>", " ", part.group(1)) if part else ""
+
+
+def test_a_seen_landmark_face_is_drawn_for_its_explorer_and_the_designer_only(front_end):
+    """After exploring, the explorer's view (and hot seat with its secrets shown, and the
+    designer) draws the face it saw, apart from a revealed one; nobody else's does."""
+    match = aloftnb.new_match("cloudspire", players=2, seed=3)
+    rng = random.Random(3)
+    for _ in range(3000):  # random play to a landmark explored and left face down
+        seen = [(i, f) for i, lm in enumerate(match.state.landmarks) for f in range(2)
+                if lm.face and not lm.revealed and lm.known[f] and not lm.known[1 - f]]
+        if seen and match.current_player == seen[0][1]:
+            break
+        match.play(rng.choice(match.legal_actions()))
+    assert seen, "random play explores a landmark and leaves it face down"
+    i, explorer = seen[0]
+    lm, rules = match.state.landmarks[i], match.rules
+    face = rules.catalogue.faces[lm.face]
+    for viewer in (f"seat:{explorer}", "designer"):
+        board = match.board(viewer=viewer)
+        drawn = seen_face_text(board.svg, lm.hex)
+        assert f"seen: {face.name}" in drawn, viewer
+        if face.health:
+            assert f"♥{face.health}" in drawn
+        label = drawn_keys(board.svg)[f"hex:{lm.hex}"]
+        assert f"face down; face seen: {face.name}" in label
+        board.close()
+    rival = match.board(viewer=f"seat:{1 - explorer}")
+    assert seen_face_text(rival.svg, lm.hex) == "" and face.name not in rival.svg
+    hot = match.board(viewer="turn")  # the explorer is to play
+    assert face.name not in hot.svg
+    front_end(hot, {"intent": "reveal", "on": True})
+    assert f"seen: {face.name}" in seen_face_text(hot.svg, lm.hex)
+    front_end(hot, {"intent": "reveal", "on": False})
+    assert face.name not in hot.svg
+    # Revealed, it is drawn as a revealed landmark for everybody, not as a look.
+    landmarks = [{**x.__dict__, "known": list(x.known)} for x in match.state.landmarks]
+    landmarks[i].update(revealed=True, health=face.health)
+    match.edit(landmarks=landmarks)
+    assert seen_face_text(rival.svg, lm.hex) == ""
+    assert face.name[:14] in re.search(rf'<g data-key="hex:{re.escape(lm.hex)}".*?</g>',
+                                       rival.svg).group(0)
 
 
 def _without(items: list[str], item: str) -> list[str]:
@@ -377,7 +428,7 @@ def test_the_map_fits_its_frame_at_any_size(radius, zoom):
                                       if lm["hex"] in keep]
     view["landmarks"] = [lm for lm in view["landmarks"] if lm["hex"] in keep]
     svg = draw_board(None, view, zoom=zoom)
-    polygons = re.findall(r'<g data-key="hex:[^"]+"[^>]*><polygon class="hit" points="([^"]+)"',
+    polygons = re.findall(r'<g data-key="hex:[^"]+"[^>]*><polygon class="hit painted" points="([^"]+)"',
                           svg)
     assert len(polygons) == len(names)
     for points in polygons:

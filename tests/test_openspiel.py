@@ -359,3 +359,41 @@ def test_a_missing_openspiel_names_the_extra_to_install(monkeypatch):
         importlib.import_module("aloftnb.openspiel")
     with pytest.raises(ImportError, match=r"aloftnb\[openspiel\]"):
         make_bot("openspiel-mcts:10")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_action_indices_are_refused_and_change_nothing(name):
+    """Every index outside the legal set, at every step of a random game (chance steps too),
+    raises an error that is both aloftnb's IllegalAction and OpenSpiel's SpielError, and the
+    state reads the same after it."""
+    from aloftnb.errors import IllegalAction
+
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    refused = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            legal = [a for a, _ in state.chance_outcomes()]
+            top = game.max_chance_outcomes()
+        else:
+            legal = state.legal_actions()
+            top = game.num_distinct_actions()
+        illegal = sorted(set(range(top)) - set(legal))
+        for index in rng.sample(illegal, min(4, len(illegal))):
+            before = (str(state), state.move_number(), state.history())
+            with pytest.raises(IllegalAction, match="not a legal action") as refusal:
+                state.apply_action(index)
+            assert isinstance(refusal.value, pyspiel.SpielError)
+            assert (str(state), state.move_number(), state.history()) == before
+            refused += 1
+        state.apply_action(rng.choice(legal))
+    with pytest.raises(IllegalAction, match="the game is over"):
+        state.apply_action(0)
+    if "(" not in name and "harbour" not in name:  # a whole default game meets many
+        assert refused > 20
+
+
+def test_a_negative_seed_is_refused_as_a_match_refuses_it():
+    with pytest.raises(aloftnb.errors.InvalidOptions, match="seed must be a non-negative"):
+        aos.load_game("alu", players=2, seed=-1)

@@ -12,7 +12,7 @@ import pytest
 from harbour_game import HarbourHooks, HarbourRules
 
 import aloftnb
-from aloftnb import CHANCE, Action, Match, Outcome, Traits
+from aloftnb import CHANCE, Action, Match, Outcome, Rules, Traits
 from aloftnb.core.bots import GreedyBot, MCTSBot, evaluate, rank_rewards
 from aloftnb.core.chance import chance_rng, weighted_choice
 from aloftnb.core.registry import board_class, hooks_of, register
@@ -480,6 +480,56 @@ def test_register_keeps_its_older_text_form_and_refuses_junk():
     for junk in (42, int, None):
         with pytest.raises(TypeError):
             register(junk)
+
+
+class _NoSuchTraits(HarbourRules):
+    name = "harbour-bad-traits"
+    traits = "x"  # type: ignore[assignment]
+
+
+class _NoPhases(HarbourRules):
+    name = "harbour-no-phases"
+    phases = ()
+
+
+class _Unfinished(Rules):
+    name = "unfinished"
+    title = "Unfinished"
+
+
+class _DescribeFails(HarbourRules):
+    name = "harbour-broken-describe"
+
+    def max_length(self) -> int:
+        raise RuntimeError("boom")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: register("aloftnb.core.rules:NoSuchClass", name="x"),
+    lambda: register("no_such_module_anywhere:Rules", name="x"),
+    lambda: register("aloftnb.core.rules:Traits", name="x"),  # not a Rules subclass
+    lambda: register(_NoSuchTraits),
+    lambda: register(_NoPhases),
+    lambda: register(_Unfinished),
+    lambda: register(_DescribeFails),
+    lambda: register(HarbourRules, name="x", board=42),
+    lambda: register(HarbourRules, name="x", hooks="no_such_module_anywhere"),
+], ids=["missing-class", "missing-module", "not-rules", "traits", "phases", "abstract",
+        "describe", "board", "hooks"])
+def test_a_broken_game_is_refused_and_never_kept(call):
+    """One bad register call once broke aloftnb.games() (and the bots) for every game."""
+    before = dict(aloftnb.core.registry._GAMES)
+    listed = aloftnb.games()
+    with pytest.raises(aloftnb.InvalidGame, match=r"register\("):
+        call()
+    assert aloftnb.core.registry._GAMES == before
+    assert aloftnb.games() == listed
+
+
+def test_registering_again_with_a_broken_part_keeps_the_working_game():
+    with pytest.raises(aloftnb.InvalidGame):
+        register(HarbourRules, hooks="no_such_module_anywhere")
+    assert isinstance(hooks_of(harbour().rules), HarbourHooks)
 
 
 def test_outcome_of_a_game_in_progress_is_none():

@@ -47,6 +47,9 @@ class HistoryEntry:
     edited: dict[str, Any] | None = None  # the state dict an edit installed
     forced: bool = False  # a chance outcome chosen by a person rather than drawn
     phase: str = ""  # the phase the step was taken in, for games that declare several
+    # (seat, text) for the viewers that may not see which step this was (None: spectators):
+    # what they read instead of `text` (Rules.hidden_text).
+    hidden: tuple[tuple[int | None, str], ...] = ()
 
     @property
     def is_decision(self) -> bool:
@@ -62,13 +65,28 @@ class HistoryEntry:
             return {"kind": "chance", "outcome": self.action.to_dict(), "forced": self.forced}
         return {"kind": "edit", "state": copy.deepcopy(self.edited)}  # saves never alias history
 
+    def seen_by(self, seat: int | None) -> bool:
+        """Whether `seat` (None: a spectator) may know which action or outcome this was."""
+        return all(viewer != seat for viewer, _ in self.hidden)
+
+    def text_for(self, seat: int | None) -> str:
+        """`text` as `seat` (None: a spectator) may read it."""
+        return next((text for viewer, text in self.hidden if viewer == seat), self.text)
+
+    def line_for(self, seat: int | None) -> str:
+        """The log line (`str(entry)`) as `seat` (None: a spectator) may read it."""
+        return self._line(self.text_for(seat))
+
     def __str__(self) -> str:
+        return self._line(self.text)
+
+    def _line(self, text: str) -> str:
         if self.kind == "edit":
             return "edit: the state was changed from a cell"
         where = f" ({self.phase})" if self.phase else ""
         if self.kind == "chance":
-            return f"chance{where}: {self.text}" + (" (forced)" if self.forced else "")
-        return f"seat {self.seat}{where}: {self.text}"
+            return f"chance{where}: {text}" + (" (forced)" if self.forced else "")
+        return f"seat {self.seat}{where}: {text}"
 
 
 class Match:
@@ -211,7 +229,8 @@ class Match:
         act = self.rules.check_action(state, action)
         seat = self.rules.current_player(state)
         text = self.rules.describe_action(state, act)
-        entry = HistoryEntry("action", seat, act, text, phase=self._phase_name(state))
+        entry = HistoryEntry("action", seat, act, text, phase=self._phase_name(state),
+                             hidden=self._hidden_texts(state, act))
         self._push(entry, self.rules.apply(state, act))
         self._settle()
         self._notify("action")
@@ -261,8 +280,20 @@ class Match:
     def _push_chance(self, state: Any, outcome: Action, forced: bool) -> None:
         text = self.rules.describe_chance(state, outcome)
         entry = HistoryEntry("chance", None, outcome, text, forced=forced,
-                             phase=self._phase_name(state))
+                             phase=self._phase_name(state),
+                             hidden=self._hidden_texts(state, outcome))
         self._push(entry, self.rules.apply(state, outcome))
+
+    def _hidden_texts(self, state: Any, step: Action) -> tuple[tuple[int | None, str], ...]:
+        """What each viewer that may not see `step` reads instead (Rules.hidden_text)."""
+        if type(self.rules).hidden_text is Rules.hidden_text:
+            return ()  # nothing is ever hidden: skip asking once per seat
+        found = []
+        for seat in (*range(self.players), None):
+            text = self.rules.hidden_text(state, step, seat)
+            if text is not None:
+                found.append((seat, text))
+        return tuple(found)
 
     def _settle(self) -> None:
         """With auto_chance on, draw every chance step from here to the next decision."""

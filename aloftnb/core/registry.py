@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..errors import UnknownGame
+from ..errors import InvalidGame, UnknownGame
+from .options import Option
 from .rules import Rules
+from .traits import Traits
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class GameEntry:
 _GAMES: dict[str, GameEntry] = {}
 _LOADED: dict[tuple[str, str], Any] = {}
 _ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
+_BUILDING_IN = False  # True only while the built-in games are registered, below
 
 
 def _load(entry: GameEntry, part: str) -> Any:
@@ -69,9 +72,59 @@ def register(rules: Any, target: Any = None, *, name: str | None = None, board: 
         raise TypeError(f"register takes a Rules subclass or 'module:Class', not {rules!r}")
     if not isinstance(name, str) or not name:
         raise TypeError("a game needs a name: give the rules class a `name` or pass name=...")
-    _GAMES[name] = GameEntry(name, rules, board, hooks)
+    entry = GameEntry(name, rules, board, hooks)
+    if not _BUILDING_IN:
+        _check_entry(entry)  # a broken entry is never kept: it would break games() for everyone
+    _GAMES[name] = entry
     for callback in _ON_REGISTER:
         callback(name)
+
+
+def _check_entry(entry: GameEntry) -> None:
+    """Load every part of an entry from outside and check what every game declares; raise
+    InvalidGame naming the game and the part."""
+    where = f"register({entry.name!r})"
+    loaded: dict[str, Any] = {}
+    for part in ("rules", "board", "hooks"):
+        value = getattr(entry, part)
+        if isinstance(value, str):
+            module, _, attr = value.partition(":")
+            try:
+                value = getattr(import_module(module), attr) if attr else import_module(module)
+            except (ImportError, AttributeError, ValueError) as exc:
+                raise InvalidGame(f"{where}: its {part} {getattr(entry, part)!r} cannot be "
+                                  f"loaded: {type(exc).__name__}: {exc}") from None
+        loaded[part] = value
+    rules = loaded["rules"]
+    if not isinstance(rules, type) or not issubclass(rules, Rules):
+        raise InvalidGame(f"{where}: {rules!r:.80} is not a subclass of aloftnb.Rules")
+    missing = sorted(getattr(rules, "__abstractmethods__", ()))
+    if missing:
+        raise InvalidGame(f"{where}: {rules.__name__} does not define {', '.join(missing)}")
+    for attribute in ("name", "title"):
+        if not isinstance(getattr(rules, attribute, None), str):
+            raise InvalidGame(f"{where}: {rules.__name__}.{attribute} must be a string")
+    if not isinstance(rules.traits, Traits):
+        raise InvalidGame(f"{where}: {rules.__name__}.traits must be an aloftnb.Traits, not "
+                          f"{rules.traits!r:.60}")
+    phases = rules.phases
+    if not (isinstance(phases, tuple) and phases
+            and all(isinstance(p, str) and p for p in phases)):
+        raise InvalidGame(f"{where}: {rules.__name__}.phases must be a non-empty tuple of "
+                          f"names, not {phases!r:.60}")
+    spec = rules.option_spec
+    if not (isinstance(spec, dict) and all(isinstance(k, str) and isinstance(v, Option)
+                                           for k, v in spec.items())):
+        raise InvalidGame(f"{where}: {rules.__name__}.option_spec must map option names to "
+                          "aloftnb Option values")
+    board = loaded["board"]
+    if board is not None and not isinstance(board, type):
+        raise InvalidGame(f"{where}: board must be a board class, not {board!r:.60}")
+    try:
+        rules.describe()  # what games() lists: it must work for every registered game
+    except Exception as exc:
+        raise InvalidGame(f"{where}: {rules.__name__}.describe() failed: "
+                          f"{type(exc).__name__}: {exc}") from None
 
 
 def on_register(callback: Any) -> None:
@@ -128,6 +181,8 @@ def is_built_in(game: str) -> bool:
     return entry is not None and BUILT_IN_GAMES.get(game) == entry
 
 
+# The built-in games are known good and loaded when first needed (importing aloftnb stays cheap).
+_BUILDING_IN = True
 register("aloftnb.games.balloons.rules:BalloonsRules", name="balloons",
          board="aloftnb.games.balloons.board:GameBoard",
          hooks="aloftnb.games.balloons.metrics")
@@ -139,4 +194,5 @@ register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
 register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
          board="aloftnb.games.cloudspire.board:GameBoard",
          hooks="aloftnb.games.cloudspire.metrics")
+_BUILDING_IN = False
 BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call

@@ -316,6 +316,18 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """A readable sentence for `action` played in `state` (used by logs)."""
         return str(action)
 
+    def hidden_text(self, state: StateT, action: Action, seat: int | None) -> str | None:
+        """What `seat` (None: a spectator) may read of `action`, a decision or chance outcome
+        taken in `state`, when its view does not show which one it was: "Emberwrights: add a
+        unit to the stack", "drew a landmark face". None: the seat sees it whole (the default,
+        right for games with perfect information).
+
+        Every text that names past steps for a seat (board logs, recent-move marks) goes
+        through this, so a seat's board never names what its view hides; the designer and the
+        seats it returns None for read `describe_action` / `describe_chance`.
+        """
+        return None
+
     # -- encodings (optional: what the OpenSpiel and PettingZoo adapters need) ----------------
     # Decisions are numbered 0..num_distinct_actions()-1 and chance outcomes, separately,
     # 0..max_chance_outcomes()-1 (OpenSpiel's two action spaces). An observation is a flat list

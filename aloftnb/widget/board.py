@@ -22,7 +22,7 @@ import traitlets as t
 
 from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
 from ..core.chance import CHANCE
-from ..core.match import Match
+from ..core.match import HistoryEntry, Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
 from ..errors import AloftnbError
@@ -716,12 +716,27 @@ class Board(anywidget.AnyWidget):
         seat = self._viewing_seat()
         return rules.state_to_dict(state) if isinstance(seat, str) else rules.view(state, seat)
 
+    def step_text(self, entry: HistoryEntry, line: bool = False) -> str:
+        """A history step's text (or log line) as this board's viewer may read it: a seat's
+        view never names what that seat cannot see (Rules.hidden_text); the designer reads all.
+        """
+        seat = self._viewing_seat()
+        if isinstance(seat, str):
+            return str(entry) if line else entry.text
+        return entry.line_for(seat) if line else entry.text_for(seat)
+
+    def step_seen(self, entry: HistoryEntry) -> bool:
+        """Whether this board's viewer may know which action or outcome `entry` was."""
+        seat = self._viewing_seat()
+        return isinstance(seat, str) or entry.seen_by(seat)
+
     def recent_keys(self, steps: range) -> list[str]:
-        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it."""
+        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it.
+        Steps the viewer may not see are not marked (their keys would name them)."""
         match, keys = self.match, list[str]()
         for i in steps:
             entry = match.history[i]
-            if entry.kind == "action" and entry.action is not None:
+            if entry.kind == "action" and entry.action is not None and self.step_seen(entry):
                 before = match.state_at(i)
                 keys.extend(k for k in match.rules.action_path(before, entry.action)
                             if k not in keys)
@@ -729,7 +744,9 @@ class Board(anywidget.AnyWidget):
 
     def _publish_log(self) -> None:
         match = self.match
-        entries = [{"text": str(entry), "seat": entry.seat} for entry in match.timeline]
+        seat = self._viewing_seat()  # once, not once per entry: logs grow long
+        entries = [{"text": str(entry) if isinstance(seat, str) else entry.line_for(seat),
+                    "seat": entry.seat} for entry in match.timeline]
         sent = self.log
         start = 0
         while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
@@ -783,7 +800,8 @@ class Board(anywidget.AnyWidget):
             self.title = rules.title
             self._publish_drawing(rules.render_svg(view, **self.drawing_options()))
             self.choices = choices
-            self.selection_hint = self.hints()
+            # Hints come from the legal actions: only a view that may choose gets them.
+            self.selection_hint = self.hints() if choices and seat != CHANCE else {}
             self.step_labels = self._step_labels(choices)
             self.status = self.status_text()
             self._publish_log()

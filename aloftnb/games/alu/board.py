@@ -37,7 +37,8 @@ class GameBoard(Board):
         """Spoken after every change (an aria-live region): what happened, then who acts."""
         match = self.match
         history = match.history
-        last = f"{history[-1]}. " if history and history[-1].kind == "action" else ""
+        last = (f"{self.step_text(history[-1], line=True)}. "
+                if history and history[-1].kind == "action" else "")
         last = last.replace("seat 0: ", "").replace("seat 1: ", "")
         if match.is_over:
             return f"{last}Game over: {match.view(None)['derived']['result_text']}."

@@ -34,13 +34,14 @@ class GameBoard(ZoomableBoard):
 
     def fight_log(self) -> list[str]:
         """The latest onslaught steps (moves, fire and its dice, explorations, attacks), oldest
-        first. Landmark faces drawn are left out: only their explorer sees them."""
+        first, worded for the viewer. Landmark faces drawn are left out: only their explorer
+        sees them."""
         lines: list[str] = []
         for entry in reversed(self.match.history):
             if entry.action is None:
                 continue
             # A step's text, then what the rules did by themselves after it (a march).
-            step, *automatic = entry.text.split(THEN)
+            step, *automatic = self.step_text(entry).split(THEN)
             logged = entry.phase == "onslaught" and entry.action.type in LOG_TYPES
             lines.extend(reversed(([step] if logged else []) + automatic))
             if len(lines) >= LOG_LINES:

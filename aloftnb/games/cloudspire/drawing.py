@@ -30,6 +30,7 @@ EARTHSCAPE_FILL = "#e8d9b0"
 SKY_FILL = "#dbeefa"
 UPGRADE_FILLS = {"A": "#e74c3c", "R": "#3498db", "F": "#7f8c8d"}
 UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
+NAME_ROOM = 2.4  # widest a landmark's name may run, in hex sizes (about one and a half hexes)
 TYPE_WORDS = {"minion": "merc minion", "hero": "merc hero", "spire": "merc spire",
               "equipment": "equipment"}
 
@@ -83,7 +84,8 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
     islands = sorted({h["group"] for h in board["hexes"] if h["group"]
                       and not h["group"].startswith("earthscape")})
     pieces = _pieces(view)
-    for h in board["hexes"]:
+    # Landmark hexes last: the name under a landmark runs past its hex, over the neighbours.
+    for h in sorted(board["hexes"], key=lambda h: h["landmark"]):
         out.append(_hex(h, at(h["hex"]), size, islands, pieces.get(h["hex"], []), view))
     out.append("</g></svg>")
     out.append(panel)
@@ -182,32 +184,60 @@ def _gate(info: dict[str, Any], cx: float, cy: float, size: float, fs: float,
 
 def _landmark(lm: dict[str, Any], cx: float, cy: float, size: float, fs: float,
               board: dict[str, Any], body: list[str]) -> str:
-    named = bool(lm["revealed"] and lm["name"])
-    s = size * (0.27 if named else 0.36)  # a smaller diamond leaves room for the name below
+    s = size * 0.36
+    # A face-down landmark whose face this view holds: its explorer's (or the designer's) look
+    # at it, drawn apart from a revealed one (dashed gold edge, the face in italics, still "?").
+    seen = board.get("face_stats", {}).get(lm["face"]) if not lm["revealed"] else None
+    edge = 'stroke="#2c3e50"'
     if lm["revealed"]:
         fill, mark = "#a67c52", (f"♥{lm['health']}" if lm["health"] else "✕")
         text = (f"landmark {lm['name']}, revealed, "
                 + (f"health {lm['health']}, attack {lm['attack']}" if lm["health"]
                    else "defeated or without health"))
+    elif seen:
+        fill, mark = "#5d4037", "?"
+        edge = 'stroke="#f5b041" stroke-width="2.5" stroke-dasharray="4 2"'
+        text = f"landmark, face down; face seen: {seen['name']} ({_face_words(seen)})"
     else:
         fill, mark = "#5d4037", "?"
-        seen = board["face_names"].get(lm["face"], "") if lm["face"] not in ("", "hidden") else ""
-        text = "landmark, face down" + (f" (you saw {seen})" if seen else "")
+        text = "landmark, face down"
     body.append(f'<rect x="{cx - s:.1f}" y="{cy - s:.1f}" width="{2 * s:.1f}" '
-                f'height="{2 * s:.1f}" fill="{fill}" stroke="#2c3e50" '
+                f'height="{2 * s:.1f}" fill="{fill}" {edge} '
                 f'transform="rotate(45 {cx:.1f} {cy:.1f})"/>'
                 f'<text x="{cx:.1f}" y="{cy + fs * 0.4:.1f}" text-anchor="middle" '
                 f'font-size="{fs:.1f}" font-weight="700" fill="#fff" {FONT}>{escape(mark)}</text>')
-    if named:
-        # The whole name (never cut: "Abandoned Cach"), shrunk to the hex's width where it
-        # stands: below its middle a pointy-top hex narrows towards its bottom corner.
-        below, r = 0.58, 0.97  # the baseline and the hex's corner radius, in `size`
-        room = math.sqrt(3) * r * size * min(1.0, 2 * (1 - below / r))
-        name_fs = fit_size(lm["name"], room * 0.95, fs * 0.8, smallest=4.0)
-        body.append(f'<text x="{cx:.1f}" y="{cy + size * below:.1f}" text-anchor="middle" '
+    # Names are whole (never cut: "Abandoned Cach"); landmark hexes are drawn last, so a name
+    # may run over the neighbours, and only a very long one shrinks.
+    if lm["revealed"] and lm["name"]:
+        name_fs = fit_size(lm["name"], NAME_ROOM * size, fs * 0.8, smallest=5.0)
+        body.append(f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
                     f'font-size="{name_fs:.1f}" fill="#3e2723" {FONT}>'
                     f'{escape(lm["name"])}</text>')
+    elif seen:
+        stats = (f"♥{seen['health']} ⚔{seen['attack']}" if seen["health"]
+                 else f"+{seen['reveal_source']} Source" if seen["reveal_source"] else "")
+        seen_fs = fit_size(f"seen: {seen['name']}", NAME_ROOM * size, fs * 0.8, smallest=5.0)
+        body.append(f'<g class="landmark-seen" font-style="italic" {FONT}>'
+                    f'<text x="{cx:.1f}" y="{cy + size * 0.72:.1f}" text-anchor="middle" '
+                    f'font-size="{seen_fs:.1f}" fill="#7e5109">'
+                    f'seen: {escape(seen["name"])}</text>'
+                    + (f'<text x="{cx:.1f}" y="{cy - size * 0.5:.1f}" text-anchor="middle" '
+                       f'font-size="{fs * 0.75:.1f}" fill="#7e5109">{escape(stats)}</text>'
+                       if stats else "")
+                    + '</g>')
     return text
+
+
+def _face_words(face: dict[str, Any]) -> str:
+    """A landmark face's numbers in words, for its aria label."""
+    words = []
+    if face["health"]:
+        words.append(f"health {face['health']}, attack {face['attack']}")
+    if face["reveal_source"]:
+        words.append(f"{face['reveal_source']} Source when revealed")
+    if face["reward"]:
+        words.append(f"reward {face['reward']}")
+    return ", ".join(words) or "no health"
 
 
 def _spire(sp: dict[str, Any], cx: float, cy: float, size: float, fs: float,

@@ -1616,19 +1616,44 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return super().state_from_dict(data)
 
     def view(self, s: CloudspireState, seat: int | None) -> dict[str, Any]:
-        data = self.state_to_dict(s)
+        data = self.state_to_dict(self._before_hidden_deploys(s, seat))
         for f, side in enumerate(data["sides"]):
             if f != seat and side["stack"]:
                 # Only the top unit is open: the chips of its group under it are not.
                 top = side["stack"][0]
                 top["members"] = top["members"][:1] + ["hidden"] * (len(top["members"]) - 1)
-                side["stack"] = [top] + ["hidden"] * (len(side["stack"]) - 1)
+                # One back per unit chip under it, not per band: how they are grouped is hidden.
+                chips = sum(len(band["members"]) for band in side["stack"][1:])
+                side["stack"] = [top] + ["hidden"] * chips
         for lm in data["landmarks"]:
             if lm["face"] and not lm["revealed"] and not (seat is not None and lm["known"][seat]):
                 lm["face"] = "hidden"
         for deck in ("event_deck", "market_deck", "earthscape_deck", "face_pool"):
             data[deck] = len(data[deck])
         return data
+
+    def _before_hidden_deploys(self, s: CloudspireState, seat: int | None) -> CloudspireState:
+        """While a faction builds its stack, the others see its barracks, command, heroes and
+        equipment as they were before the chips they cannot see went in (only the open top is
+        counted out): otherwise each step would show which unit it added, and so the order.
+        Once the faction is done the counts are its real ones (which units, not their order)."""
+        f = s.actor
+        if s.phase != "prep" or f < 0 or f == seat or not s.sides[f].stack:
+            return s
+        side, cat = s.sides[f], self.catalogue
+        barracks, command, heroes = list(side.barracks), side.command, side.heroes
+        equipment = list(side.equipment)
+        for i, band in enumerate(side.stack):
+            for uid in band.members[1:] if i == 0 else band.members:
+                kind = cat.units[uid]
+                barracks[self.unit_index[uid]] += 1
+                command += 0 if kind.merc else kind.cost
+                heroes -= kind.hero
+            if i and band.equipment:
+                equipment.append(band.equipment)
+        side = edit(side, barracks=tuple(barracks), command=command, heroes=heroes,
+                    equipment=tuple(sorted(equipment)))
+        return edit(s, sides=s.sides[:f] + (side,) + s.sides[f + 1:])
 
     def _board_view(self, s: CloudspireState) -> dict[str, Any]:
         """What a board needs beside the state: the map, the factions' numbers, and the stats
@@ -1649,7 +1674,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 "income_next_wave": self.income(s.wave + 1) + self.bonus(side, "income"),
                 "limited_builds_left": self.numbers.limited_builds - side.limited_builds,
                 "influence": sorted(self.influence(s, f)),
-                "stack_size": len(side.stack)})
+                "stack_size": sum(len(band.members) for band in side.stack)})  # unit chips
         units = []
         for u in s.units:
             attack, health, movement, terrain = self.stats(u)
@@ -1722,6 +1747,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             "unit_kinds": unit_kinds,
             "equipment_names": {e: g.name for e, g in cat.equipment.items()},
             "face_names": {k: f.name for k, f in cat.faces.items()},
+            # Catalogue data: the drawing shows a face a view holds (its explorer's look).
+            "face_stats": {k: {"name": f.name, "health": f.health, "attack": f.attack,
+                               "reveal_source": f.reveal_source, "reward": f.reward}
+                           for k, f in cat.faces.items()},
             "sides": sides, "landmark_info": landmarks, "slots": slots,
             "spire_info": spires,
             "earthscape_offer": ({"name": offer.name, "well": offer.well,
@@ -1893,6 +1922,21 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if kind == "attack":
             return f"the {on(p['at'])} at {p['at']} attacks {p['target']}"
         return str(action)
+
+    def hidden_text(self, s: CloudspireState, action: Action, seat: int | None) -> str | None:
+        """Other seats read that a chip went into a stack, not which, where or grouped how (a
+        unit grouped and equipment under a hero look alike to them); only the explorer reads
+        the landmark face it drew."""
+        if action.type in ("deploy", "equip") and seat != s.actor:
+            who = self.faction_of[s.actor].name if 0 <= s.actor < self.factions else "?"
+            return f"{who}: add a chip to the stack, face down"
+        if action.type == "draw" and s.draw == "face":
+            explorer = self.current_faction(s)
+            if seat != explorer:
+                where = s.landmarks[s.exploring].hex if s.exploring >= 0 else "?"
+                return (f"drew the face of the landmark at {where} (only "
+                        f"{self.faction_of[explorer].name} sees it)")
+        return None
 
 
 def _by_wave(table: tuple[int, ...], step: int, wave: int) -> int:

@@ -1,0 +1,179 @@
+"""What a person sees: every registered board, at mid-game positions and in every view, looks like
+its own drawing.
+
+The DOM tests elsewhere check that the live board holds exactly `board.svg`; they passed while the
+shared CSS painted the hex maps white. Here the live drawing is photographed in JupyterLab and
+compared with the same SVG shown alone in a plain page (as `IPython.display.SVG(board.svg)` shows
+it). The two pictures, aligned to the pixel, are compared by the ink lost (what the drawing
+paints and the board does not) and by the mean pixel difference: the board's own highlights
+(outlines of legal and recent moves) add ink and weigh little in the mean.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from test_drawing_patches import views_match_python
+
+import aloftnb
+from aloftnb.core.registry import board_class
+
+BOARD = ".aloft-board"
+# Past either bound a picture differs "beyond the highlights". Measured over these positions and
+# views: on the fixed boards at most 0.013 lost ink and 5.1 mean difference (outlines of legal and
+# recent moves, unplayable pieces dimmed); with the hex maps washed white by the shared CSS,
+# 0.07 lost ink and 8.3 (commodores), 0.144 and 18.7 (Cloudspire).
+LOST_INK_TOLERANCE = 0.035
+MEAN_DIFFERENCE_TOLERANCE = 8.0
+INK = 40  # a pixel is painted when a channel differs from the background by more than this
+# Set to a folder to keep every pair of pictures there, to look at them.
+SHOTS = os.environ.get("ALOFTNB_SHOTS")
+
+GAMES = {  # game: (players, steps to two mid-game positions of a random game, seed 5)
+    "balloons": (3, (9, 30)),
+    "alu": (2, (6, 22)),
+    "commodores": (3, (14, 150)),
+    "cloudspire": (2, (8, 24)),
+}
+
+SETUP = '''import random
+import aloftnb
+
+match = aloftnb.new_match({game!r}, players={players}, seed=5)
+rng = random.Random(5)
+while match.position < {last} and not match.is_over:
+    match.play(rng.choice(match.legal_actions()))
+board = match.board()
+board'''
+
+
+def test_every_board_is_covered():
+    boards = {g["name"] for g in aloftnb.games() if board_class(g["name"]) is not None}
+    assert boards == set(GAMES), "add each new board to GAMES, with positions worth a look"
+
+
+@dataclass(frozen=True)
+class Measures:
+    lost_ink: float  # share of the picture painted in the drawing alone but not on the board
+    mean_difference: float  # mean pixel difference, of 255 over the three channels
+
+    def problems(self) -> list[str]:
+        return [f"{what} {value:.3f} over {bound}" for what, value, bound in (
+            ("lost ink", self.lost_ink, LOST_INK_TOLERANCE),
+            ("mean difference", self.mean_difference, MEAN_DIFFERENCE_TOLERANCE)) if value > bound]
+
+
+def _picture(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _aligned(live: Image.Image, alone: Image.Image, reach: int = 2
+             ) -> tuple[Image.Image, Image.Image]:
+    """The two pictures cropped to their overlap at the shift of up to `reach` px that matches
+    them best: element screenshots round fractional positions, often a pixel apart."""
+    width, height = live.size
+    best: tuple[float, Image.Image, Image.Image] | None = None
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            a = live.crop((max(0, dx), max(0, dy), width + min(0, dx), height + min(0, dy)))
+            b = alone.crop((max(0, -dx), max(0, -dy), width + min(0, -dx), height + min(0, -dy)))
+            small = (max(1, a.width // 4), max(1, a.height // 4))
+            score = sum(ImageStat.Stat(ImageChops.difference(a.resize(small),
+                                                             b.resize(small))).mean)
+            if best is None or score < best[0]:
+                best = (score, a, b)
+    assert best is not None
+    return best[1], best[2]
+
+
+def compare(live: Image.Image, alone: Image.Image, background: tuple[int, int, int]
+            ) -> Measures:
+    """How far the live picture is from the drawing alone (scaled to the live one's size)."""
+    live, alone = _aligned(live, alone.resize(live.size, Image.LANCZOS))
+
+    def ink(picture: Image.Image) -> Image.Image:
+        ground = Image.new("RGB", picture.size, background)
+        return ImageChops.difference(picture, ground).convert("L").point(
+            lambda v: 255 if v > INK else 0)
+
+    lost = ImageChops.subtract(ink(alone), ink(live))
+    return Measures(
+        lost_ink=ImageStat.Stat(lost).mean[0] / 255,
+        mean_difference=sum(ImageStat.Stat(ImageChops.difference(live, alone)).mean) / 3)
+
+
+def test_compare_tells_a_washed_out_picture_from_a_highlighted_one():
+    """The measure itself: an outline added is within bounds, a washed-out fill is not."""
+    from PIL import ImageDraw
+
+    base = Image.new("RGB", (400, 300), (255, 255, 255))
+    draw = ImageDraw.Draw(base)
+    for i in range(6):
+        draw.regular_polygon(((60 + 60 * i, 150), 30), 6, fill=(120, 170, 90))
+    outlined = base.copy()
+    ImageDraw.Draw(outlined).regular_polygon(((120, 150), 32), 6, outline=(46, 125, 50), width=3)
+    washed = Image.new("RGB", (400, 300), (255, 255, 255))
+    ImageDraw.Draw(washed).regular_polygon(((120, 150), 32), 6, outline=(46, 125, 50), width=3)
+    assert compare(outlined, base, (255, 255, 255)).problems() == []
+    assert compare(washed, base, (255, 255, 255)).problems()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_live_board_looks_like_its_drawing(game, lab, lab_server, chromium, wait_until,
+                                               browser_report, tmp_path):
+    players, positions = GAMES[game]
+    path = lab_server.write_notebook(f"scratch/pixels-{game}.ipynb", [SETUP.format(
+        game=game, players=players, last=max(positions))])
+    lab.open(path)
+    lab.run_all()
+    lab.output(f"{BOARD} svg")
+    kernel = lab.kernel()
+    page = lab.page
+    page.mouse.move(0, 0)  # no hover highlight
+    alone_page = chromium.new_page()
+    try:
+        reached = kernel.eval_json("match.position")
+        views = ["designer", "turn"] + [f"seat:{p}" for p in range(players)]
+        worst = [0.0, 0.0]
+        for position in positions:
+            kernel.execute(f"match.goto({min(position, reached)})")
+            for viewer in views:
+                kernel.execute(f"board.viewer = {viewer!r}")
+                views_match_python(lab, kernel, wait_until, 1, f"{viewer} at step {position}")
+                drawing = page.locator(f"{BOARD} .aloft-svg > svg").first
+                drawing.scroll_into_view_if_needed()
+                box = drawing.bounding_box()
+                assert box and box["width"] > 100, "the live drawing has a size"
+                live = _picture(drawing.screenshot())
+                background = page.evaluate(
+                    "(el) => getComputedStyle(el.closest('.aloft-board')).backgroundColor",
+                    drawing.element_handle())
+                rgb = tuple(int(c) for c in background[background.index("(") + 1:-1]
+                            .split(",")[:3])
+                alone_page.set_viewport_size({"width": int(box["width"]) + 40, "height": 900})
+                alone_page.set_content(
+                    "<html><body style='margin:0;background:" + background + "'>"
+                    "<style>svg{width:100%;height:auto;display:block}</style>"
+                    f"<div style='width:{box['width']}px'>{kernel.eval_json('board.svg')}</div>"
+                    "</body></html>")
+                alone = _picture(alone_page.locator("svg").first.screenshot())
+                measures = compare(live, alone, rgb)
+                name = f"{game}-{position}-{viewer.replace(':', '')}"
+                problems = measures.problems()
+                if SHOTS or problems:
+                    folder = Path(SHOTS) if SHOTS else tmp_path
+                    folder.mkdir(parents=True, exist_ok=True)
+                    live.save(folder / f"{name}-live.png")
+                    alone.save(folder / f"{name}-alone.png")
+                assert not problems, f"{name}: {', '.join(problems)} (pictures in {folder})"
+                worst = [max(worst[0], measures.lost_ink),
+                         max(worst[1], measures.mean_difference)]
+        browser_report(f"pixels {game}: worst lost ink {worst[0]:.3f}, "
+                       f"mean difference {worst[1]:.1f}")
+    finally:
+        alone_page.close()
