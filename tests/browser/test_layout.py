@@ -165,10 +165,13 @@ def test_every_board_fits_the_notebook_at_any_width(lab, lab_server, browser_rep
     assert problems == [], "\n".join(problems)
 
 
-def _zoomed_focus(lab, kernel, wait_until, zoom_label: str) -> dict:
+def _zoomed_focus(lab, kernel, wait_until, zoom: float) -> dict:
     board = lab.page.locator(BOARD).first
-    board.locator('select[data-control="zoom"]').select_option(label=zoom_label)
-    wait_until(lambda: board.locator(".aloft-svg > svg.aloft-zoomed").count() == 1,
+    drawing = board.locator(".aloft-svg > svg")
+    width = float(drawing.get_attribute("width"))
+    board.locator('select[data-control="zoom"]').select_option(label=f"{zoom * 100:g}%")
+    wait_until(lambda: kernel.eval_json("board.zoom") == zoom, what="the zoom")
+    wait_until(lambda: float(drawing.get_attribute("width")) > 1.2 * width,
                what="the zoomed map")
     lab.page.wait_for_timeout(300)  # the map is centred in the frame after the redraw
     return board.evaluate("""(root) => {
@@ -207,16 +210,18 @@ board = match.board()""")]
                                 "if f['faction'] == match.view(None)['board']['turn_of']][0]")
         target = f'[data-key="hex:{gate}"]'
     board.scroll_into_view_if_needed()
-    for label in ("200%", "300%"):
+    for label in (2.0, 3.0):
         frame = _zoomed_focus(lab, kernel, wait_until, label)
         x, y = _centre(board, f".aloft-svg {target}")
         left, top, right, bottom = frame["frame"]
         # The play is on screen in the frame...
         assert left <= x <= right and top <= y <= bottom, (label, frame, x, y)
-        # ...in its middle, unless the frame cannot scroll further that way.
-        mid_x, mid_y = (left + right) / 2, (top + bottom) / 2
-        assert abs(x - mid_x) < 40 or frame["left"] in (0, frame["maxLeft"]), (label, frame, x)
-        assert abs(y - mid_y) < 40 or frame["top"] in (0, frame["maxTop"]), (label, frame, y)
+        # ...in its middle, as far as the frame can scroll that way.
+        for at, start, end, scrolled, most in ((x, left, right, "left", "maxLeft"),
+                                               (y, top, bottom, "top", "maxTop")):
+            wanted = at - start + frame[scrolled] - (end - start) / 2
+            assert abs(frame[scrolled] - min(max(wanted, 0), frame[most])) < 40, (
+                label, scrolled, frame, x, y)
         assert frame["left"] > 0 or frame["top"] > 0, frame  # not the frame's top-left
     if shots := os.environ.get("ALOFTNB_SHOTS"):
         Path(shots).mkdir(parents=True, exist_ok=True)

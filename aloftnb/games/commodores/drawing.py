@@ -184,14 +184,17 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
         number = h.get("number", 0)
         res = d["resources"].get(kind, kind)
         label = f"{res} hex at {name}, number {number or 'none'}"
-        body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.6:.1f}" text-anchor="middle" '
+        name_y = cy - fs * 0.5  # the name's baseline
+        body.append(f'<text x="{cx:.1f}" y="{name_y:.1f}" text-anchor="middle" '
                     f'font-size="{fs:.1f}" fill="#2c3e50" {FONT}>{escape(res)}</text>')
         if number:
-            tr = max(8, size * 0.24)
-            body.append(f'<circle cx="{cx:.1f}" cy="{cy + fs * 0.6:.1f}" r="{tr:.1f}" '
+            # The token stays about the name's size (a zoomed hex grows, its text does not)
+            # and sits below the name's descenders, so it never covers the name.
+            tr = max(7.0, min(size * 0.24, fs * 1.2))
+            ty = name_y + fs * 0.3 + max(1.5, size * 0.04) + tr
+            body.append(f'<circle cx="{cx:.1f}" cy="{ty:.1f}" r="{tr:.1f}" '
                         'fill="#fffdf5" stroke="#5d6d7e"/>'
-                        f'<text class="number-token" x="{cx:.1f}" '
-                        f'y="{cy + fs * 0.6 + tr * 0.4:.1f}"'
+                        f'<text class="number-token" x="{cx:.1f}" y="{ty + tr * 0.4:.1f}"'
                         f' text-anchor="middle" font-size="{tr * 1.1:.1f}" font-weight="700" '
                         f'{FONT}>{number}</text>')
     return (f'<g data-key="space:{name}" aria-label="{_attr(label)}">'
