@@ -286,6 +286,11 @@ function render({ model, el }) {
     svgBox.innerHTML = model.get("svg");
     drawing = svgBox.firstElementChild;
     parts = drawing && drawing.hasAttribute("data-parts") ? [...drawing.children] : null;
+    layOutParts();
+    shown = model.get("svg_revision");
+  }
+
+  function layOutParts() {
     root.classList.toggle("aloft-parts", !!parts);
     panelBox.replaceChildren();
     if (parts) {
@@ -293,7 +298,6 @@ function render({ model, el }) {
       panelBox.append(...parts.filter((part) => part.getAttribute("data-part") !== "map"));
     }
     panelBox.hidden = !panelBox.childElementCount;
-    shown = model.get("svg_revision");
   }
 
   function childrenOf(node) {
@@ -314,7 +318,6 @@ function render({ model, el }) {
         }
         const splices = op.splices || [];
         if (!splices.length) continue;
-        if (node === drawing && parts) return false; // parts come and go: draw it whole
         // Parse every new element of this op at once, in the element's own context (SVG, or
         // HTML inside a foreignObject); a detached holder runs no script, as innerHTML.
         const holder = document.createElementNS(node.namespaceURI, node.localName);
@@ -322,6 +325,14 @@ function render({ model, el }) {
         const fresh = [...holder.children];
         if (fresh.length !== splices.reduce((n, splice) => n + splice[3], 0)) return false;
         let taken = 0;
+        if (node === drawing && parts) { // parts replaced: splice the list, lay them out again
+          for (const [index, remove, , count] of splices) {
+            if (index + remove > parts.length) return false;
+            parts.splice(index, remove, ...fresh.slice(taken, taken += count));
+          }
+          layOutParts();
+          continue;
+        }
         for (const [index, remove, , count] of splices) {
           if (index + remove > node.children.length) return false;
           for (let k = 0; k < remove; k++) node.children[index].remove();

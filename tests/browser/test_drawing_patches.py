@@ -119,6 +119,24 @@ def test_patched_drawings_equal_the_whole_drawing(lab, lab_server, wait_until, m
     kernel.execute("match.undo(); match.play(match.legal_actions()[-1])")
     views_match_python(lab, kernel, wait_until, 2, "after an undo and a move from a cell")
 
+    if "commodores" in make_match:
+        # A part replaced whole (a patch splicing the root's parts): both views lay it out,
+        # keeping the other parts they show.
+        page.evaluate(f"() => document.querySelectorAll('{BOARD} .aloft-svg > svg')"
+                      ".forEach((svg) => { svg.keptBySplice = true; })")
+        kernel.execute("import re\n"
+                       "small = re.sub(r'data-part=\"panel\">.*</svg></svg>$', "
+                       "'data-part=\"panel\"><text x=\"700\" y=\"20\">a new panel</text>"
+                       "</svg></svg>', board.svg, flags=re.S)\n"
+                       "board._publish_drawing(small)")
+        assert '"splices"' in kernel.eval_json("board.svg_patch['ops']")
+        views_match_python(lab, kernel, wait_until, 2, "after a part was replaced")
+        assert page.locator(f"{BOARD} .aloft-panel", has_text="a new panel").count() == 2
+        assert page.evaluate(f"() => [...document.querySelectorAll('{BOARD} .aloft-svg > svg')]"
+                             ".map((svg) => svg.keptBySplice === true)") == [True, True]
+        kernel.execute("match.play(match.legal_actions()[0])")
+        views_match_python(lab, kernel, wait_until, 2, "after the whole panel came back")
+
     # A drawing the next patch does not fit (an element gone): that view asks for the whole
     # drawing, and both views end up right.
     page.evaluate(f"() => document.querySelector('{BOARD} svg').lastElementChild.remove()")

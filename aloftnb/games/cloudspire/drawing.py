@@ -8,6 +8,10 @@ Pure string building from the view dict: the rules put every name and number int
 unseen landmark faces), so the drawing shows exactly what it is given. The map fits its frame
 whatever its size; `zoom` (the board's zoom menu) enlarges the frame, which the board scrolls to
 pan. Every hex is one clickable part, `data-key="hex:q,r"`, holding whatever stands on it.
+
+The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
+they sit side by side; the board scales the map to its frame and puts the panel beside or below
+it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ the same drawing serves the live board, `_repr_svg_` and reports. The map is sca
 frame whatever its size, and `zoom` (a drawing option the board's zoom buttons set) enlarges it
 around the centre of the placed hexes. Clickable parts carry `data-key`: "space:q,r" for hexes
 and empty spaces, "corner:q,r,N" for corners, "ship:seat:captain" for ships.
+
+The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
+they sit side by side; the board scales the map to its frame and puts the panel beside or below
+it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
 """
 
 from __future__ import annotations
