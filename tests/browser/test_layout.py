@@ -45,6 +45,24 @@ BOARDS = {
     "cloudspire": CLOUDSPIRE,
 }
 
+# Longer panels and a grown sky: four factions in an onslaught, five commodores later on.
+GROWN = {
+    "cloudspire, 4 players": '''import random
+import aloftnb
+match = aloftnb.new_match("cloudspire", players=4, seed=5)
+rng = random.Random(5)
+while match.phase != "onslaught" or match.round < 2:
+    match.play(rng.choice(match.legal_actions()))
+aloftnb.Board(match, viewer="designer")''',
+    "commodores, 5 players": '''import random
+import aloftnb
+match = aloftnb.new_match("commodores", players=5, seed=5)
+rng = random.Random(5)
+for _ in range(150):
+    match.play(rng.choice(match.legal_actions()))
+aloftnb.Board(match, viewer="designer")''',
+}
+
 # What a person at this board cannot read: elements whose content runs out sideways (they
 # scroll or clip it), and SVG texts outside the part of their drawing that is on screen.
 CLIPPED_JS = """(root) => {
@@ -121,8 +139,9 @@ def test_every_registered_game_has_a_board_here():
 
 
 def test_every_board_fits_the_notebook_at_any_width(lab, lab_server, browser_report):
-    names = list(BOARDS)
-    path = lab_server.write_notebook("scratch/layout.ipynb", [BOARDS[n] for n in names])
+    boards = {**BOARDS, **GROWN}
+    names = list(boards)
+    path = lab_server.write_notebook("scratch/layout.ipynb", [boards[n] for n in names])
     lab.open(path)
     lab.run_all()
     page = lab.page
@@ -160,8 +179,9 @@ def test_every_board_fits_the_notebook_at_any_width(lab, lab_server, browser_rep
             if shots:
                 folder = Path(shots)
                 folder.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(folder / f"{game}-{width}-screen.png"))
-                board.screenshot(path=str(folder / f"{game}-{width}-board.png"))
+                name = game.replace(", ", "-").replace(" ", "-")
+                page.screenshot(path=str(folder / f"{name}-{width}-screen.png"))
+                board.screenshot(path=str(folder / f"{name}-{width}-board.png"))
     assert problems == [], "\n".join(problems)
 
 
