@@ -57,7 +57,7 @@ def test_keys_typed_on_a_board_stay_on_the_board(lab, lab_server, wait_until):
     assert page.evaluate(CELLS_JS) == cells_before
     assert page.evaluate(KERNEL_ID_JS) == kernel_before
     assert kernel.eval_json("marker") == 42  # the kernel kept its variables: no restart
-    assert page.locator(f"{BOARD} svg").count() == 1
+    assert page.locator(f"{BOARD} .aloft-svg > svg").count() == 1
 
     # Escape (with nothing selected) gives the keyboard back to the notebook.
     page.keyboard.press("Escape")

@@ -76,7 +76,8 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
            f'role="group" aria-label="{_attr("Cloudspire board. " + head)}">',
            f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
            f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="cloudspire-board" '
-           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}">',
+           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
+           f'role="group" aria-label="{_attr("The map. " + head)}">',
            f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
            f'<text x="12" y="18" font-size="{min(14.0, (map_w - 24) / (0.6 * len(head))):.1f}"'
            f' font-weight="700" {FONT} '
@@ -90,7 +91,8 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
     out.append("</g></svg>")
     out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
                f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="cloudspire-board" '
-               f'data-part="panel">{panel}</svg>')
+               'data-part="panel" role="group" aria-label="factions, market and onslaught log">'
+               f'{panel}</svg>')
     out.append("</svg>")
     return "".join(out)
 

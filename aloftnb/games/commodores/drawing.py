@@ -96,7 +96,8 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
            f'role="group" aria-label="{_attr("Sky commodores board. " + head)}">',
            f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
            f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="commodores-board" '
-           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}">',
+           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
+           f'role="group" aria-label="{_attr("The sky. " + head)}">',
            f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#eaf2fb" rx="8"/>',
            f'<text x="12" y="18" font-size="{head_fs:.1f}" font-weight="700" {FONT} '
            f'class="commodores-headline">{escape(head)}</text>',
@@ -120,7 +121,8 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     out.append("</g></svg>")
     out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
                f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="commodores-board" '
-               f'data-part="panel">{panel}</svg>')
+               'data-part="panel" role="group" aria-label="commodores, goals and shipyard">'
+               f'{panel}</svg>')
     out.append("</svg>")
     return "".join(out)
 
