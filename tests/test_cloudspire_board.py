@@ -428,8 +428,8 @@ def test_the_map_fits_its_frame_at_any_size(radius, zoom):
                                       if lm["hex"] in keep]
     view["landmarks"] = [lm for lm in view["landmarks"] if lm["hex"] in keep]
     svg = draw_board(None, view, zoom=zoom)
-    polygons = re.findall(r'<g data-key="hex:[^"]+"[^>]*><polygon class="hit painted" points="([^"]+)"',
-                          svg)
+    polygons = re.findall(r'<g data-key="hex:[^"]+"[^>]*>'
+                          r'<polygon class="hit painted" points="([^"]+)"', svg)
     assert len(polygons) == len(names)
     for points in polygons:
         for pair in points.split():

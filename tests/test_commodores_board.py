@@ -217,3 +217,38 @@ def test_a_save_reloads_the_very_same_state_object():
         match = through_setup(seed=seed)
         assert list(match.state.ship_types) == sorted(match.state.ship_types)
         assert aloftnb.Match.from_json(match.to_json()).state == match.state
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.5, 2.0, 3.0])
+def test_number_tokens_never_cover_the_resource_names(zoom):
+    """A zoomed hex grows but its text does not: the token must stay clear of the name.
+    The name's box is measured generously: 0.6 of the font size per character, from 0.8 of it
+    above the baseline to 0.3 below (descenders)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    checked = 0
+    for seed in range(4):
+        match = through_setup(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):  # a grown sky
+            if match.is_over:
+                break
+            match.play(rng.choice(match.legal_actions()))
+        svg = match.rules.render_svg(match.view(None), zoom=zoom)
+        for group in ET.fromstring(svg).iter(f"{ns}g"):
+            token = group.find(f"{ns}circle")
+            texts = group.findall(f"{ns}text")
+            if token is None or not any(t.get("class") == "number-token" for t in texts):
+                continue
+            name = texts[0]
+            size = float(name.get("font-size"))
+            x, y = float(name.get("x")), float(name.get("y"))
+            half = 0.6 * size * len(name.text or "") / 2
+            left, right, top, bottom = x - half, x + half, y - 0.8 * size, y + 0.3 * size
+            cx, cy, r = (float(token.get(k)) for k in ("cx", "cy", "r"))
+            near_x, near_y = min(max(cx, left), right), min(max(cy, top), bottom)
+            gap = ((cx - near_x) ** 2 + (cy - near_y) ** 2) ** 0.5 - r
+            assert gap >= 0.5, (zoom, seed, name.text, group.get("data-key"), gap)
+            checked += 1
+    assert checked > 20

@@ -46,6 +46,8 @@ function render({ model, el }) {
     h("label", { class: "aloft-viewer-label" }, "View ", viewerSelect), revealButton, viewControls);
 
   const svgBox = h("div", { class: "aloft-svg", role: "group", "aria-label": "Board" });
+  // A drawing in parts (a hex map and its panel) shows its panel here, beside or below the map.
+  const panelBox = h("div", { class: "aloft-panel", hidden: "" });
   const menu = h("div", { class: "aloft-menu", role: "group", "aria-label": "Choices" });
   const announcer = h("div", { class: "aloft-announce", "aria-live": "polite" });
   const message = h("div", { class: "aloft-message", role: "alert" });
@@ -90,7 +92,7 @@ function render({ model, el }) {
   const play = h("div", { class: "aloft-play" }, svgBox, timeline, controls, message, menu,
     announcer);
   const root = h("div", { class: "aloft-board", tabindex: "-1" },
-    header, h("div", { class: "aloft-main" }, play, side), offline);
+    header, h("div", { class: "aloft-main" }, play, panelBox, side), offline);
   el.append(root);
 
   function showOffline(text) {
@@ -276,20 +278,43 @@ function render({ model, el }) {
   let shown = null; // the revision of the drawing this view shows
   let asked = null; // the revision this view asked Python to send whole
 
+  // A drawing whose root <svg> has `data-parts` is made of child <svg data-part="..."> only,
+  // side by side when shown alone (board.svg, _repr_svg_). The board takes them apart: the
+  // "map" part fills the drawing's frame and scales to it, the others go to the panel box (so
+  // they hold no clickable element). `drawing` keeps the root, detached, and `parts` its
+  // children, so patches still find every element by its path from the root.
+  let drawing = null, parts = null;
+
   function drawWhole() {
     svgBox.innerHTML = model.get("svg");
+    drawing = svgBox.firstElementChild;
+    parts = drawing && drawing.hasAttribute("data-parts") ? [...drawing.children] : null;
+    layOutParts();
     shown = model.get("svg_revision");
+  }
+
+  function layOutParts() {
+    root.classList.toggle("aloft-parts", !!parts);
+    panelBox.replaceChildren();
+    if (parts) {
+      svgBox.replaceChildren(...parts.filter((part) => part.getAttribute("data-part") === "map"));
+      panelBox.append(...parts.filter((part) => part.getAttribute("data-part") !== "map"));
+    }
+    panelBox.hidden = !panelBox.childElementCount;
+  }
+
+  function childrenOf(node) {
+    return node === drawing && parts ? parts : node.children;
   }
 
   // Apply svgpatch ops to the drawing shown; false (stop) at the first that does not fit it.
   function applyPatch(opsText) {
-    const svg = svgBox.firstElementChild;
     try {
       for (const op of JSON.parse(opsText)) {
-        let node = svg;
-        for (const index of op.at) node = node && node.children[index];
+        let node = drawing;
+        for (const index of op.at) node = node && childrenOf(node)[index];
         if (!node || node.tagName.toLowerCase() !== op.tag.toLowerCase() ||
-          node.children.length !== op.n) return false;
+          childrenOf(node).length !== op.n) return false;
         for (const [name, value] of Object.entries(op.attrs || {})) {
           if (value === null) node.removeAttribute(name);
           else node.setAttribute(name, value);
@@ -303,6 +328,14 @@ function render({ model, el }) {
         const fresh = [...holder.children];
         if (fresh.length !== splices.reduce((n, splice) => n + splice[3], 0)) return false;
         let taken = 0;
+        if (node === drawing && parts) { // parts replaced: splice the list, lay them out again
+          for (const [index, remove, , count] of splices) {
+            if (index + remove > parts.length) return false;
+            parts.splice(index, remove, ...fresh.slice(taken, taken += count));
+          }
+          layOutParts();
+          continue;
+        }
         for (const [index, remove, , count] of splices) {
           if (index + remove > node.children.length) return false;
           for (let k = 0; k < remove; k++) node.children[index].remove();
@@ -347,17 +380,38 @@ function render({ model, el }) {
     }
   }
 
+  // A map that was just zoomed opens centred on where the play is (its `data-focus`, in its
+  // viewBox units), not on the empty top-left of its frame; later redraws keep the person's pan.
+  let centredZoom = 1;
+  function centreZoomedMap(svg, zoom) {
+    svg.classList.toggle("aloft-zoomed", zoom > 1);
+    if (zoom === centredZoom) return;
+    centredZoom = zoom;
+    const focus = (svg.getAttribute("data-focus") || "").split(" ").map(Number);
+    const box = svg.viewBox.baseVal;
+    if (focus.length !== 2 || focus.some(Number.isNaN) || !box || !box.width) return;
+    // Read the layout in the next frame, once the new size applies.
+    requestAnimationFrame(() => {
+      const scale = svg.getBoundingClientRect().width / box.width;
+      svgBox.scrollLeft = (focus[0] - box.x) * scale - svgBox.clientWidth / 2;
+      svgBox.scrollTop = (focus[1] - box.y) * scale - svgBox.clientHeight / 2;
+    });
+  }
+
   function drawSvg() {
     const focusedKey = document.activeElement && svgBox.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
     updateDrawing();
     const svg = svgBox.firstElementChild;
-    const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width")}px` : "";
+    // A map in parts is laid out at its unzoomed size, so zooming never moves the panel.
+    const zoom = parts && svg ? Number(svg.getAttribute("data-zoom")) || 1 : 1;
+    const width = svg && svg.getAttribute("width") ? `${svg.getAttribute("width") / zoom}px` : "";
     if (width && width !== root.style.getPropertyValue("--aloft-drawing-width")) {
-      // The drawing never shrinks below its own size (text stays readable): it scrolls instead.
+      // The drawing keeps its own size while the board has room for it (board.css).
       // Set only when it changes: a new value restyles the whole board.
       root.style.setProperty("--aloft-drawing-width", width);
     }
+    if (parts && svg) centreZoomedMap(svg, zoom);
     // Keep only the part of the selection that still leads somewhere.
     let kept = selected.slice();
     while (kept.length && !choices().some((c) => startsWith(c.path, kept))) kept.pop();

@@ -897,8 +897,9 @@ class Board(anywidget.AnyWidget):
 class ZoomableBoard(Board):
     """A board whose drawing is a map that fits its frame, with a zoom setting (a display
     option, never a history step): the board's Map zoom menu and the + and - keys set it, and a
-    zoomed map's frame grows so the board scrolls to pan. The drawing gets `zoom` among its
-    drawing options."""
+    zoomed map keeps its enlarged size in a frame the board scrolls to pan (opening on the
+    map's `data-focus` when it is drawn in parts, see board.js). The drawing gets `zoom` among
+    its drawing options."""
 
     zooms: ClassVar[tuple[float, ...]] = (1.0, 1.5, 2.0, 3.0)
     zoom = t.Float(1.0).tag(sync=False)

@@ -129,7 +129,7 @@ def test_the_notebook_plays_against_the_greedy_bot(lab, wait_until):
     page = lab.page
     kernel = lab.kernel()
     first = page.locator(BOARD).first
-    first.locator("svg").wait_for(state="visible")
+    first.locator(".aloft-svg > svg").wait_for(state="visible")
     assert kernel.eval_json("match.position") == 0
 
     first.locator('[data-key="tile:d1"]').click()

@@ -53,8 +53,9 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     wait_until(lambda: kernel.eval_json("[sp.hex for sp in match.state.spires]") == [at],
                what="the spire to be constructed")
     assert kernel.eval_json("match.state.spires[0].upgrades") == order
-    label = board.locator(f'[data-key="hex:{at}"]').get_attribute("aria-label")
-    assert "upgrades bottom first" in label
+    # The board redraws just after Python has played it: wait for the drawn spire.
+    wait_until(lambda: "upgrades bottom first" in board.locator(
+        f'[data-key="hex:{at}"]').get_attribute("aria-label"), what="the spire drawn")
 
     # Upgrade: click the spire, then the attack button.
     assert kernel.eval_json("advance_to('upgrade')")

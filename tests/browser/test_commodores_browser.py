@@ -74,7 +74,9 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     # End the ship: the new sloop cannot act this turn, so the turn passes to seat 1.
     board.locator('.aloft-menu [data-menu-key="end ship"]').click()
     wait_until(lambda: kernel.eval_json("match.current_player") == 1, what="the turn to pass")
-    assert "Seat 1" in board.locator(".aloft-status").text_content()
+    # The board redraws just after Python has played it: wait for the new status.
+    wait_until(lambda: "Seat 1" in board.locator(".aloft-status").text_content(),
+               what="the status to name seat 1")
     # The sloop was built with the second captaining card, and is drawn on the map.
     board.locator('[data-key="ship:0:2"]').wait_for()
 

@@ -42,8 +42,15 @@ COMPARE_JS = """
   const reference = document.createElement("div");
   reference.innerHTML = svgText;
   const expected = JSON.stringify(canon(reference.firstElementChild));
-  return [...document.querySelectorAll(".aloft-board .aloft-svg")].map(
-    (box) => box.firstElementChild && JSON.stringify(canon(box.firstElementChild)) === expected);
+  // A drawing in parts: its parts, laid out apart in the drawing's frame and the panel box.
+  const expectedParts = JSON.stringify([...reference.firstElementChild.children].map(canon));
+  return [...document.querySelectorAll(".aloft-board")].map((board) => {
+    const box = board.querySelector(".aloft-svg");
+    if (!board.classList.contains("aloft-parts"))
+      return !!box.firstElementChild && JSON.stringify(canon(box.firstElementChild)) === expected;
+    const parts = [...box.children, ...board.querySelector(".aloft-panel").children];
+    return JSON.stringify(parts.map(canon)) === expectedParts;
+  });
 }
 """
 
@@ -68,6 +75,7 @@ def play_by_clicks(lab, kernel, wait_until, view: int = 0) -> None:
 @pytest.mark.parametrize("make_match", [
     'aloftnb.new_match("balloons", players=3, seed=7)',
     'aloftnb.new_match("alu", players=2, seed=1)',
+    'aloftnb.new_match("commodores", players=3, seed=11)',  # a drawing in parts
 ])
 def test_patched_drawings_equal_the_whole_drawing(lab, lab_server, wait_until, make_match):
     path = lab_server.write_notebook("scratch/patches.ipynb", [
@@ -90,8 +98,10 @@ def test_patched_drawings_equal_the_whole_drawing(lab, lab_server, wait_until, m
     # Undo from a cell, a step back on the timeline, a change of view.
     kernel.execute("match.undo()")
     views_match_python(lab, kernel, wait_until, 1, "after an undo from a cell")
+    back_to = kernel.eval_json("match.position") - 1
     page.locator(f"{BOARD} .aloft-back").click()
-    wait_until(lambda: kernel.eval_json("match.position") == 1, what="the timeline step back")
+    wait_until(lambda: kernel.eval_json("match.position") == back_to,
+               what="the timeline step back")
     views_match_python(lab, kernel, wait_until, 1, "after a step back")
     page.locator(f"{BOARD} .aloft-viewer").select_option("designer")
     wait_until(lambda: kernel.eval_json("board.viewer") == "designer", what="the designer view")
@@ -108,6 +118,25 @@ def test_patched_drawings_equal_the_whole_drawing(lab, lab_server, wait_until, m
     views_match_python(lab, kernel, wait_until, 2, "after a move on the second view")
     kernel.execute("match.undo(); match.play(match.legal_actions()[-1])")
     views_match_python(lab, kernel, wait_until, 2, "after an undo and a move from a cell")
+
+    if "commodores" in make_match:
+        # A part replaced whole (a patch splicing the root's parts): both views lay it out,
+        # keeping the other parts they show.
+        page.evaluate(f"() => document.querySelectorAll('{BOARD} .aloft-svg > svg')"
+                      ".forEach((svg) => { svg.keptBySplice = true; })")
+        kernel.execute("import re\n"
+                       "small = re.sub(r'(data-part=\"panel\"[^>]*>).*</svg></svg>$', "
+                       "r'\\1<text x=\"700\" y=\"20\">a new panel</text>"
+                       "</svg></svg>', board.svg, flags=re.S)\n"
+                       "assert small != board.svg\n"
+                       "board._publish_drawing(small)")
+        assert kernel.eval_json("board.svg_patch['ops']").startswith('[{"at":[],')
+        views_match_python(lab, kernel, wait_until, 2, "after a part was replaced")
+        assert page.locator(f"{BOARD} .aloft-panel", has_text="a new panel").count() == 2
+        assert page.evaluate(f"() => [...document.querySelectorAll('{BOARD} .aloft-svg > svg')]"
+                             ".map((svg) => svg.keptBySplice === true)") == [True, True]
+        kernel.execute("match.play(match.legal_actions()[0])")
+        views_match_python(lab, kernel, wait_until, 2, "after the whole panel came back")
 
     # A drawing the next patch does not fit (an element gone): that view asks for the whole
     # drawing, and both views end up right.

@@ -4,6 +4,10 @@ Pure string building from the view dict, so the same drawing serves the live boa
 in notebooks and static reports. Every tile carries `data-key="tile:<id>"` and an `aria-label`
 that says everything on it, so the board can be played and read without seeing it. Control is
 shown by stripes in two directions as well as by colour, so it does not depend on colour vision.
+
+The drawing is two parts (`data-part="map"`: the grid and its actions; `"panel"`: the players'
+counters; see aloftnb/widget/board.js): alone they sit side by side; the board scales the grid
+to its frame and puts the panel beside or below it.
 """
 
 from __future__ import annotations
@@ -115,9 +119,13 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
         name = NAMES[current]
         head = (f"Turn {view['turn']}: {name} to act, {view['actions_left']} action"
                 f"{'s' if view['actions_left'] != 1 else ''} left")
+    map_w = px - 10
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" class="alu-board" role="group" '
-            f'aria-label="{_attr("ALU board. " + head)}">'), _defs()]
+            f'width="{width}" height="{height}" class="alu-board" data-parts="" role="group" '
+            f'aria-label="{_attr("ALU board. " + head)}">'),
+           f'<svg x="0" y="0" width="{map_w}" height="{height}" viewBox="0 0 {map_w} {height}" '
+           'class="alu-board" data-part="map" role="group" '
+           f'aria-label="{_attr("The island. " + head)}">', _defs()]
     out.append(f'<text x="{LEFT}" y="22" font-size="15" font-weight="700" {FONT} '
                f'class="alu-headline">{escape(head)}</text>')
 
@@ -189,6 +197,9 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
                    f'fill="#33404d" class="alu-legend" {FONT}>{escape(line)}</text>')
 
     # The panel: one resource counter per player, then the shared pieces and the turn.
+    out.append(f'</svg><svg x="{map_w}" y="0" width="{width - map_w}" height="{height}" '
+               f'viewBox="{map_w} 0 {width - map_w} {height}" class="alu-board" '
+               'data-part="panel" role="group" aria-label="the players\' counters">')
     y = TOP - 16
     for seat, name in enumerate(NAMES):
         player = view["players"][name]
@@ -239,5 +250,5 @@ def draw_board(rules: AluRules, view: dict[str, Any], **_: Any) -> str:
         out.append(f'<g class="actions-left" role="note" aria-label="{_attr(left_text)}">'
                    f'<text x="{px}" y="{y + 27}" font-size="12" {FONT}>Actions left: '
                    f'{view["actions_left"]}</text>{pips}</g>')
-    out.append("</svg>")
+    out.append("</svg></svg>")
     return "".join(out)

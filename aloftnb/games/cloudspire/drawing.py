@@ -8,6 +8,10 @@ Pure string building from the view dict: the rules put every name and number int
 unseen landmark faces), so the drawing shows exactly what it is given. The map fits its frame
 whatever its size; `zoom` (the board's zoom menu) enlarges the frame, which the board scrolls to
 pan. Every hex is one clickable part, `data-key="hex:q,r"`, holding whatever stands on it.
+
+The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
+they sit side by side; the board scales the map to its frame and puts the panel beside or below
+it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
 """
 
 from __future__ import annotations
@@ -71,15 +75,20 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
     panel, panel_h = _panel(view, panel_x, list(log))
     width, height = panel_x + PANEL_W, max(map_h, panel_h)
     head = _headline(view)
+    focus_x, focus_y = _focus(view, at)
+    # Two parts (see aloftnb/widget/board.js): standalone they sit side by side; the board lays
+    # them out itself, the map scaled to its frame and the panel beside it or below it.
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-           f'width="{width:g}" height="{height:g}" class="cloudspire-board" role="group" '
-           f'aria-label="{_attr("Cloudspire board. " + head)}">',
+           f'width="{width:g}" height="{height:g}" class="cloudspire-board" data-parts="" '
+           f'role="group" aria-label="{_attr("Cloudspire board. " + head)}">',
+           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
+           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="cloudspire-board" '
+           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
+           f'role="group" aria-label="{_attr("The map. " + head)}">',
            f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
            f'<text x="12" y="18" font-size="{fit_size(head, map_w - 24, 14.0, bold=True):.1f}"'
            f' font-weight="700" {FONT} '
            f'class="cloudspire-headline">{escape(head)}</text>',
-           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
-           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden">'
            '<g class="map" role="group" aria-label="the map">']
     islands = sorted({h["group"] for h in board["hexes"] if h["group"]
                       and not h["group"].startswith("earthscape")})
@@ -88,9 +97,30 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
     for h in sorted(board["hexes"], key=lambda h: h["landmark"]):
         out.append(_hex(h, at(h["hex"]), size, islands, pieces.get(h["hex"], []), view))
     out.append("</g></svg>")
-    out.append(panel)
+    out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
+               f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="cloudspire-board" '
+               'data-part="panel" role="group" aria-label="factions, market and onslaught log">'
+               f'{panel}</svg>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _focus(view: dict[str, Any], at: Any) -> tuple[float, float]:
+    """Where the play is, in map pixels: the spire firing (and its target), else the units and
+    spires of the faction to play, else its gate, else the middle. A zoomed map opens there."""
+    board = view["board"]
+    fire = board["fire"]
+    if board["firing"]:
+        names = [board["firing"]] + ([fire["target"]] if fire and fire["target"] else [])
+    else:
+        f = board["turn_of"]
+        names = [u["hex"] for u in board["units"] if u["owner"] == f]
+        names += [sp["hex"] for sp in board["spires"] if sp["owner"] == f]
+        names = names or [info["gate_hex"] for info in board["factions"]
+                          if info["faction"] == f]
+    points = [at(n) for n in names] or [at(h["hex"]) for h in board["hexes"]]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
 
 
 def _headline(view: dict[str, Any]) -> str:

@@ -5,6 +5,10 @@ the same drawing serves the live board, `_repr_svg_` and reports. The map is sca
 frame whatever its size, and `zoom` (a drawing option the board's zoom buttons set) enlarges it
 around the centre of the placed hexes. Clickable parts carry `data-key`: "space:q,r" for hexes
 and empty spaces, "corner:q,r,N" for corners, "ship:seat:captain" for ships.
+
+The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
+they sit side by side; the board scales the map to its frame and puts the panel beside or below
+it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
 """
 
 from __future__ import annotations
@@ -83,15 +87,22 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
         return map_w / 2 + (x - mid_x) * size, 20 + (map_h - 40) / 2 + (y - mid_y) * size
 
     head = _headline(view)
-    height = max(map_h, _panel_height(view))
+    panel, panel_h = _panel(view, panel_x)
+    height = max(map_h, panel_h)
+    head_fs = min(14.0, (map_w - 24) / (0.6 * max(1, len(head))))  # a long headline fits
+    focus_x, focus_y = at(*_focus(view, hexes))
+    # Two parts (see aloftnb/widget/board.js): standalone they sit side by side; the board lays
+    # them out itself, the map scaled to its frame and the panel beside it or below it.
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-           f'width="{width:g}" height="{height:g}" class="commodores-board" role="group" '
-           f'aria-label="{_attr("Sky commodores board. " + head)}">',
-           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#eaf2fb" rx="8"/>',
-           f'<text x="12" y="18" font-size="14" font-weight="700" {FONT} '
-           f'class="commodores-headline">{escape(head)}</text>',
+           f'width="{width:g}" height="{height:g}" class="commodores-board" data-parts="" '
+           f'role="group" aria-label="{_attr("Sky commodores board. " + head)}">',
            f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
-           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden">'
+           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="commodores-board" '
+           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
+           f'role="group" aria-label="{_attr("The sky. " + head)}">',
+           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#eaf2fb" rx="8"/>',
+           f'<text x="12" y="18" font-size="{head_fs:.1f}" font-weight="700" {FONT} '
+           f'class="commodores-headline">{escape(head)}</text>',
            '<g class="sky" role="group" aria-label="the sky">']
     for name in frontier:
         out.append(_space(name, None, at, size, d))
@@ -110,9 +121,27 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     for corner, ship in ships.items():
         out.append(_ship(ship, at(*_corner_xy(corner)), size, view))
     out.append("</g></svg>")
-    out.append(_panel(view, panel_x))
+    out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
+               f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="commodores-board" '
+               'data-part="panel" role="group" aria-label="commodores, goals and shipyard">'
+               f'{panel}</svg>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _focus(view: dict[str, Any], hexes: dict[str, Any]) -> tuple[float, float]:
+    """Where the play is, in map units: the acting ship, else the ships of the seat to play,
+    else the middle of the placed hexes. A zoomed map opens centred there."""
+    ships = view["ships"]
+    seat = view["derived"]["current_player"]
+    if view["acting"]:
+        points = [_corner_xy(s["corner"]) for s in ships if s["ship"] == view["acting"]]
+    else:
+        points = [_corner_xy(s["corner"]) for s in ships
+                  if seat is not None and s["ship"].split(":")[0] == str(seat)]
+    points = points or [_space_xy(n) for n in hexes] or [(0.0, 0.0)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
 
 
 def _headline(view: dict[str, Any]) -> str:
@@ -163,15 +192,18 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
         number = h.get("number", 0)
         res = d["resources"].get(kind, kind)
         label = f"{res} hex at {name}, number {number or 'none'}"
-        body.append(f'<text x="{cx:.1f}" y="{cy - fs * 0.6:.1f}" text-anchor="middle" '
+        name_y = cy - fs * 0.5  # the name's baseline
+        body.append(f'<text x="{cx:.1f}" y="{name_y:.1f}" text-anchor="middle" '
                     f'font-size="{fit_size(res, 1.5 * r, fs, 5.0):.1f}" fill="#2c3e50" {FONT}>'
                     f'{escape(res)}</text>')
         if number:
-            tr = max(8, size * 0.24)
-            body.append(f'<circle cx="{cx:.1f}" cy="{cy + fs * 0.6:.1f}" r="{tr:.1f}" '
+            # The token stays about the name's size (a zoomed hex grows, its text does not)
+            # and sits below the name's descenders, so it never covers the name.
+            tr = max(7.0, min(size * 0.24, fs * 1.2))
+            ty = name_y + fs * 0.3 + max(1.5, size * 0.04) + tr
+            body.append(f'<circle cx="{cx:.1f}" cy="{ty:.1f}" r="{tr:.1f}" '
                         'fill="#fffdf5" stroke="#5d6d7e"/>'
-                        f'<text class="number-token" x="{cx:.1f}" '
-                        f'y="{cy + fs * 0.6 + tr * 0.4:.1f}"'
+                        f'<text class="number-token" x="{cx:.1f}" y="{ty + tr * 0.4:.1f}"'
                         f' text-anchor="middle" font-size="{tr * 1.1:.1f}" font-weight="700" '
                         f'{FONT}>{number}</text>')
     return (f'<g data-key="space:{name}" aria-label="{_attr(label)}">'
@@ -204,12 +236,8 @@ def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict
             "</g>")
 
 
-def _panel_height(view: dict[str, Any]) -> int:
-    d = view["derived"]
-    return 80 + 50 * len(view["pools"]) + 32 * len(d["goals"]) + 32 * len(view["shipyard"]) + 230
-
-
-def _panel(view: dict[str, Any], x: float) -> str:
+def _panel(view: dict[str, Any], x: float) -> tuple[str, int]:
+    """The panel's markup and its height."""
     d = view["derived"]
     y = 22
     out = [f'<g class="panel" {FONT}>']
@@ -287,4 +315,4 @@ def _panel(view: dict[str, Any], x: float) -> str:
     if view["forage_number"]:
         text(x, y + 16, f"Foraged on {view['forage_number']} this turn", 11, fill="#34495e")
     out.append("</g>")
-    return "".join(out)
+    return "".join(out), y + 30
