@@ -7,8 +7,7 @@ import pytest
 from bokeh.models import Legend
 from PIL import ImageFont
 
-from aloftnb.playtest import dashboard, score_distributions, simulate, win_rate_plot
-from aloftnb.playtest.plots import LEGEND_W
+from aloftnb.playtest import dashboard, plots, score_distributions, simulate, win_rate_plot
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # the browsers' sans-serif here
 AXIS_LABEL_PX = 11  # bokeh's default size for tick labels
@@ -50,7 +49,9 @@ def test_the_seats_labels_never_run_into_each_other(five_seats):
     fig = win_rate_plot(five_seats)
     labels = list(fig.x_range.factors)
     assert len(labels) == 5 and labels[0] == "seat 0 (greedy)"
-    legend_room = LEGEND_W if any(lg in fig.right for lg in legends_beside(fig)) else 0
+    # A legend beside the plot area takes plots.LEGEND_W of the figure's width.
+    legend_room = (getattr(plots, "LEGEND_W", 0)
+                   if any(lg in fig.right for lg in legends_beside(fig)) else 0)
     room = (fig.width - FRAME_MARGIN - legend_room) / len(labels)
     font = ImageFont.truetype(FONT, AXIS_LABEL_PX)
     widest = max(font.getlength(label) for label in labels)
