@@ -4,6 +4,32 @@
 
 const KERNEL_SILENT_MS = 4000;
 const WAITING_MS = 300; // after this, a click without an answer shows a "waiting" cursor
+const BUSY_CHECK_MS = 1000; // while the kernel is busy, how often to look at it again
+const KERNEL_BUSY_TEXT = "The kernel is busy running a cell; your move will be played when " +
+  "it finishes.";
+const KERNEL_GONE_TEXT = "No answer from the kernel. If it was restarted, run the cell that " +
+  "shows this board again.";
+// Where the page does not say what the kernel is doing: both possibilities, so nobody restarts
+// a game that was only waiting.
+const KERNEL_UNKNOWN_TEXT = "No answer from the kernel yet. If it is busy running a cell, your " +
+  "move will be played when the cell ends; if it was restarted, run the cell that shows this " +
+  "board again.";
+
+// What the page knows of the kernel this widget's manager talks to: "busy" (running a cell: a
+// message sent now waits its turn), "quiet" (idle, starting, dead...), "gone" (none), or
+// "unknown" where the host does not say (JupyterLab and Notebook 7 do, through the manager).
+function kernelState(model) {
+  try {
+    const manager = model.widget_manager;
+    if (!manager || !("kernel" in manager)) return "unknown";
+    const kernel = manager.kernel;
+    if (!kernel) return "gone";
+    if (typeof kernel.status !== "string") return "unknown";
+    return kernel.status === "busy" && kernel.connectionStatus === "connected" ? "busy" : "quiet";
+  } catch (error) {
+    return "unknown";
+  }
+}
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -97,16 +123,47 @@ function render({ model, el }) {
     offline.textContent = text;
     offline.hidden = false;
     root.classList.add("aloft-is-offline");
+    // Over the board's header, or, when that is scrolled out of view (a click on a tall
+    // drawing), at the top of the part of the board in view, where the person looks.
+    let shownTop = 0;
+    for (let node = root.parentElement; node; node = node.parentElement) {
+      if (node.scrollHeight > node.clientHeight + 1 &&
+          /auto|scroll/.test(getComputedStyle(node).overflowY)) {
+        shownTop = Math.max(0, node.getBoundingClientRect().top);
+        break;
+      }
+    }
+    const box = root.getBoundingClientRect();
+    const top = Math.min(Math.max(44, shownTop - box.top + 8), Math.max(44, box.height - 80));
+    offline.style.top = `${Math.round(top)}px`;
   }
 
   function send(content) {
     const id = ++intentId;
     const waiting = setTimeout(() => root.classList.add("aloft-waiting"), WAITING_MS);
-    const silent = setTimeout(() => showOffline(
-      "No answer from the kernel. If it was restarted, run the cell that shows this board again."),
-    KERNEL_SILENT_MS);
+    const silent = setTimeout(() => noAnswer(id, false), KERNEL_SILENT_MS);
     pending.set(id, [waiting, silent]);
     model.send({ ...content, id });
+  }
+
+  // An intent got no answer in time. A kernel busy with a cell answers when the cell ends:
+  // say the move waits (and look again), rather than advise running the cell again, which
+  // would start a new game. A kernel that has just stopped being busy gets time to answer.
+  function noAnswer(id, wasBusy) {
+    if (!pending.has(id) || root.classList.contains("aloft-disconnected")) return;
+    const kernel = kernelState(model);
+    let again = null;
+    if (kernel === "busy") {
+      root.classList.add("aloft-kernel-busy");
+      showOffline(KERNEL_BUSY_TEXT);
+      again = setTimeout(() => noAnswer(id, true), BUSY_CHECK_MS);
+    } else if (wasBusy) {
+      again = setTimeout(() => noAnswer(id, false), KERNEL_SILENT_MS);
+    } else {
+      root.classList.remove("aloft-kernel-busy");
+      showOffline(kernel === "unknown" ? KERNEL_UNKNOWN_TEXT : KERNEL_GONE_TEXT);
+    }
+    if (again !== null) pending.set(id, [pending.get(id)[0], again]);
   }
 
   function onCustomMessage(content) {
@@ -115,13 +172,14 @@ function render({ model, el }) {
       pending.delete(content.ack);
       if (pending.size === 0) root.classList.remove("aloft-waiting");
       offline.hidden = true;
-      root.classList.remove("aloft-is-offline", "aloft-disconnected");
+      root.classList.remove("aloft-is-offline", "aloft-disconnected", "aloft-kernel-busy");
     }
   }
 
   // The widget manager tells every model when its kernel restarts (the comm is then gone for
   // good): say so at once. A kernel that still answers (an ack below) clears it again.
   function onCommLive() {
+    root.classList.remove("aloft-kernel-busy");
     root.classList.add("aloft-disconnected");
     showOffline("Disconnected: the kernel was restarted or stopped. Run the cell that shows " +
       "this board again to play on.");

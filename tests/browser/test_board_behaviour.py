@@ -1,0 +1,114 @@
+"""The board while the kernel is busy or gone, while the timeline pauses the bots, and the
+designer's chance switch, in real JupyterLab."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+BOARD = ".aloft-board"
+
+BALLOONS = """
+import aloftnb
+match = aloftnb.new_match("balloons", players=3, seed=7)
+board = match.board()
+board
+"""
+
+# A cell run as a person runs it (the notebook's own kernel busy with it), without waiting for
+# it to end.
+START_CELL_JS = """
+async (code) => {
+  const app = window.jupyterapp;
+  const panel = app.shell.currentWidget;
+  const notebook = panel.content;
+  notebook.activeCellIndex = notebook.widgets.length - 1;
+  await app.commands.execute('notebook:insert-cell-below');
+  notebook.activeCell.model.sharedModel.setSource(code);
+  app.commands.execute('notebook:run-cell');
+  return true;
+}"""
+
+KERNEL_STATUS_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+
+
+def key(name: str, board: str = BOARD) -> str:
+    return f'{board} [data-key="{name}"]'
+
+
+def shot(page, name: str) -> None:
+    """A screenshot of the window, to look at, when ALOFTNB_SHOTS names a folder."""
+    folder = os.environ.get("ALOFTNB_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def start_a_long_cell(page, seconds: int) -> None:
+    """Run a cell that plays a move on the board's match, then keeps the notebook's kernel busy;
+    return once it runs (its output shows), not merely once it is queued.
+
+    JupyterLab 4.6 may send widget messages to a kernel subshell, which answers even while a
+    cell runs; but a comm's messages go to the shell that last sent on it, so after this cell
+    changed the board they wait for the cell, as after Run All."""
+    page.evaluate(START_CELL_JS, "match.play(match.legal_actions()[0]); print('sleeping', "
+                  f"flush=True); import time; time.sleep({seconds})")
+    page.locator(".jp-OutputArea-output", has_text="sleeping").wait_for(timeout=30_000)
+    assert page.evaluate(f"({KERNEL_STATUS_JS})()") == "busy"
+
+
+def unpack_a_balloon(page, balloon: str) -> None:
+    """Click a packed balloon (selected in the page), then a free truck: that sends the move."""
+    page.locator(key(f"balloon:{balloon}")).click()
+    page.locator(f"{BOARD} .aloft-svg [data-key].legal[data-key^='truck:']").first.click()
+
+
+def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, lab_server):
+    path = lab_server.write_notebook("scratch/busy.ipynb", [BALLOONS])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    lab.output(f"{BOARD} svg")
+    revision = page.locator(BOARD).get_attribute("data-revision")
+    start_a_long_cell(page, 12)
+    page.wait_for_function(f"() => document.querySelector('{BOARD}')"
+                           f".getAttribute('data-revision') !== '{revision}'")
+    unpack_a_balloon(page, "RW")
+    notice = page.locator(f"{BOARD} .aloft-offline")
+    notice.wait_for(state="visible", timeout=10_000)
+    # Seen where the person clicked, even with the board's header scrolled out of view.
+    assert notice.evaluate("(n) => { const r = n.getBoundingClientRect(); "
+                           "return r.top >= 0 && r.bottom <= innerHeight; }")
+    text = notice.text_content()
+    assert "busy running a cell" in text and "will be played" in text, text
+    assert "restarted" not in text and "run the cell" not in text, text
+    shot(page, "busy-kernel")
+    # Still waiting a few seconds later (the cell sleeps 12 s): the notice keeps its wording.
+    page.wait_for_timeout(3000)
+    assert page.evaluate(f"({KERNEL_STATUS_JS})()") == "busy"
+    assert "busy running a cell" in notice.text_content()
+    assert page.locator(f"{BOARD} .aloft-log li").count() == 1  # the cell's move only, so far
+    # The cell ends: the move is played, the board redraws and the notice goes.
+    lab.wait_idle(60)
+    notice.wait_for(state="hidden", timeout=10_000)
+    page.locator(f"{BOARD} .aloft-log li").nth(1).wait_for()
+    kernel = lab.kernel()
+    assert kernel.eval_json("[match.position, match.history[1].seat]") == [2, 1]
+    assert kernel.eval_json("match.history[1].action.balloon") == "RW"
+
+
+def test_a_stopped_kernel_still_gets_the_run_the_cell_again_advice(lab, lab_server):
+    path = lab_server.write_notebook("scratch/stopped.ipynb", [BALLOONS])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    lab.output(f"{BOARD} svg")
+    (kernel,) = [k for k in lab_server.kernels()]
+    lab_server.request("DELETE", f"/api/kernels/{kernel['id']}")  # stopped, not restarted
+    page.wait_for_function(f"() => ({KERNEL_STATUS_JS})() !== 'idle'")
+    unpack_a_balloon(page, "RW")
+    notice = page.locator(f"{BOARD} .aloft-offline")
+    notice.wait_for(state="visible", timeout=10_000)
+    text = notice.text_content()
+    assert "run the cell that shows this board again" in text, text
+    assert "busy" not in text, text
