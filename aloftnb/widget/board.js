@@ -600,11 +600,14 @@ function render({ model, el }) {
     }));
   }
 
+  // The latest message, else why the bots wait (a note that lasts while they do, whatever
+  // else is redrawn).
   function drawMessage() {
     const msg = model.get("message") || {};
     const text = msg.n === dismissed ? "" : msg.text || "";
-    message.textContent = text;
-    message.className = `aloft-message ${text ? msg.kind || "" : ""}`;
+    const note = text ? "" : model.get("bots_note") || "";
+    message.textContent = text || note;
+    message.className = `aloft-message ${text ? msg.kind || "" : note ? "info" : ""}`;
   }
 
   // Clicks and keys on the board.
@@ -722,6 +725,7 @@ function render({ model, el }) {
   model.on("change:log_delta", onLogDelta);
   model.on("change:log", onFullLog);
   model.on("change:message", () => { dismissed = null; later("message"); });
+  model.on("change:bots_note", () => later("message"));
   model.on("msg:custom", onCustomMessage);
   model.on("comm_live_update", onCommLive);
   redraw();

@@ -112,3 +112,50 @@ def test_a_stopped_kernel_still_gets_the_run_the_cell_again_advice(lab, lab_serv
     text = notice.text_content()
     assert "run the cell that shows this board again" in text, text
     assert "busy" not in text, text
+
+
+def test_stepping_back_pauses_the_bots_says_so_and_the_latest_step_resumes_them(
+        lab, lab_server, wait_until):
+    path = lab_server.write_notebook("scratch/timeline-bots.ipynb", ["""
+import aloftnb
+match = aloftnb.new_match("balloons", players=3, seed=7)
+board = match.board(bots={1: "random", 2: "random"}, bot_delay=0.05)
+board
+"""])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    kernel = lab.kernel()
+    lab.output(f"{BOARD} svg")
+    autoplay = page.locator(f"{BOARD} .aloft-autoplay")
+    message = page.locator(f"{BOARD} .aloft-message")
+    unpack_a_balloon(page, "RW")
+    wait_until(lambda: kernel.eval_json("match.position") == 3, timeout=30, what="both bots")
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-scrubber').value === '3'")
+
+    page.locator(f"{BOARD} .aloft-back").click()  # seat 2, a bot, is to move there
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} .aloft-autoplay').checked")
+    message.get_by_text("Bots paused while you look back").wait_for()
+    # The note lasts through redraws (a view change), and the bots keep the later steps.
+    page.locator(f"{BOARD} .aloft-viewer").select_option("designer")
+    page.wait_for_timeout(500)
+    assert "Bots paused while you look back" in message.text_content()
+    assert kernel.eval_json("[match.position, len(match.timeline)]") == [2, 3]
+    shot(page, "bots-paused-by-timeline")
+
+    # Back at the latest step: ticked again, the note gone.
+    page.locator(f"{BOARD} .aloft-last").click()
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-autoplay').checked")
+    assert "Bots paused" not in message.text_content()
+
+    # From the start, a new move replaces the later steps, and the bots answer it.
+    page.locator(f"{BOARD} .aloft-viewer").select_option("turn")
+    page.locator(f"{BOARD} .aloft-first").click()
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} .aloft-autoplay').checked")
+    unpack_a_balloon(page, "GW")
+    wait_until(lambda: kernel.eval_json("match.position") == 3, timeout=30,
+               what="the bots to answer the new move")
+    assert kernel.eval_json("match.history[0].action.balloon") == "GW"
+    assert kernel.eval_json("len(match.timeline)") == 3
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-autoplay').checked")
+    assert autoplay.is_checked()
