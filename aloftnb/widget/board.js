@@ -85,11 +85,16 @@ function render({ model, el }) {
     title: "Bots play on until the round ends or a person is to move",
     "aria-label": "Bots play to the end of the round" }, "Bots: round");
   const autoplayBox = h("input", { type: "checkbox", class: "aloft-autoplay" });
+  // The designer view's switch for the match's chance steps (games with chance only).
+  const chanceBox = h("input", { type: "checkbox", class: "aloft-auto-chance" });
+  const chanceLabel = h("label", { class: "aloft-auto-chance-label", hidden: "",
+    title: "Off: the game stops at each draw or roll, and this view chooses its outcome" },
+  chanceBox, " draw chance steps automatically");
   const thinking = h("span", { class: "aloft-thinking", "aria-live": "polite" });
   const movesSelect = h("select", { class: "aloft-moves", "aria-label": "Play a legal move" });
   const controls = h("div", { class: "aloft-controls" }, undoButton, redoButton,
     h("label", {}, autoplayBox, " bots play by themselves"), stepButton, roundButton,
-    thinking);
+    thinking, chanceLabel);
 
   // The timeline: replay any game on the board itself, in step with undo/redo and match.goto.
   const firstButton = h("button", { type: "button", class: "aloft-first", title: "Start",
@@ -550,6 +555,8 @@ function render({ model, el }) {
     undoButton.disabled = !model.get("can_undo");
     redoButton.disabled = !model.get("can_redo");
     autoplayBox.checked = model.get("autoplay");
+    chanceLabel.hidden = !model.get("chance_switch");
+    chanceBox.checked = !!model.get("auto_chance");
     const seats = model.get("seats") || [];
     const bots = model.get("bot_names") || [];
     stepButton.disabled = !model.get("bot_to_move");
@@ -683,6 +690,7 @@ function render({ model, el }) {
   stepButton.addEventListener("click", () => send({ intent: "step" }));
   roundButton.addEventListener("click", () => send({ intent: "run_round" }));
   autoplayBox.addEventListener("change", () => send({ intent: "autoplay", on: autoplayBox.checked }));
+  chanceBox.addEventListener("change", () => send({ intent: "auto_chance", on: chanceBox.checked }));
   viewerSelect.addEventListener("change", () => send({ intent: "view", viewer: viewerSelect.value }));
   revealButton.addEventListener("click", () => send({ intent: "reveal", on: !model.get("revealed") }));
   movesSelect.addEventListener("change", () => {
@@ -718,7 +726,7 @@ function render({ model, el }) {
     model.on(`change:${name}`, () => later("header"));
   }
   for (const name of ["seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move",
-    "timeline_length"]) {
+    "timeline_length", "auto_chance", "chance_switch"]) {
     model.on(`change:${name}`, () => later("side"));
   }
   model.on("change:position", () => { later("timeline"); later("log"); });

@@ -21,7 +21,7 @@ import anywidget
 import traitlets as t
 
 from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
-from ..core.chance import CHANCE
+from ..core.chance import CHANCE, chance_rng, weighted_choice
 from ..core.match import Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
@@ -276,6 +276,8 @@ class SeatControl:
         self._refresh()
 
     def _on_change(self, match: Match, change: str) -> None:
+        if change == "auto_chance":
+            return  # a setting: nothing moved
         self._follow_timeline(match, change)
         if self._thought is not None:
             self.cancel()  # it was thinking about a position that is gone
@@ -367,6 +369,8 @@ class Board(anywidget.AnyWidget):
     bot_names: t.List[Any] = t.List().tag(sync=True)
     autoplay = t.Bool(True).tag(sync=True)
     bots_note = t.Unicode("").tag(sync=True)  # why the bots wait, shown until they play again
+    auto_chance = t.Bool(True).tag(sync=True)  # the match draws chance steps by itself
+    chance_switch = t.Bool(False).tag(sync=True)  # this view offers the auto_chance switch
     thinking = t.Bool(False).tag(sync=True)
     bot_to_move = t.Bool(False).tag(sync=True)
     can_undo = t.Bool(False).tag(sync=True)
@@ -505,6 +509,17 @@ class Board(anywidget.AnyWidget):
         self._check_chance_choice()
         self.match.resolve_chance()
 
+    def _intent_auto_chance(self, content: dict) -> None:
+        """The designer view's switch: draw chance steps by themselves, or stop at each one."""
+        on = content.get("on")
+        if not isinstance(on, bool):
+            raise AloftnbError(f"an auto_chance intent says on: true or false, not {on!r:.60}")
+        if self.viewer != "designer":
+            raise AloftnbError("chance draws are switched on and off in the designer view")
+        if self.match.rules.traits.chance == "none":
+            raise AloftnbError(f"{self.match.game} has no chance steps to draw")
+        self.match.auto_chance = on
+
     def _check_chance_choice(self) -> None:
         if not self.match.is_chance:
             raise AloftnbError("nothing is drawn or rolled now: this is not a chance step")
@@ -512,17 +527,27 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError("chance outcomes are chosen in the designer view")
 
     def _chance_choices(self) -> list[dict[str, Any]]:
-        """At a chance step, the designer is offered a random draw and every listed outcome."""
+        """At a chance step, the designer is offered a random draw and every listed outcome,
+        worded as what will happen. Outcomes worded the same (five leviathans set aside face
+        down) are one choice with their summed probability: nobody can tell them apart, so
+        choosing it draws one of them as "Draw at random" would (the match's chance stream for
+        this step, their probabilities), rather than always the first."""
         match = self.match
         choices: list[dict[str, Any]] = [
             {"path": ["chance:draw"], "label": "Draw at random", "intent": "draw", "action": {}}]
         if match.rules.traits.chance == "explicit":
-            state = match.state
-            for number, (outcome, probability) in enumerate(match.chance_outcomes()):
-                text = match.rules.describe_chance(state, outcome)
+            rules, state = match.rules, match.state
+            alike: dict[str, list[tuple[Any, float]]] = {}
+            for outcome, probability in match.chance_outcomes():
+                alike.setdefault(rules.chance_choice_label(state, outcome), []).append(
+                    (outcome, probability))
+            for number, (text, outcomes) in enumerate(alike.items()):
+                chosen = outcomes[0][0] if len(outcomes) == 1 else weighted_choice(
+                    outcomes, chance_rng(match.seed, match.position))
+                probability = sum(p for _, p in outcomes)
                 choices.append({"path": [f"chance:{number}"], "intent": "force",
                                 "label": f"{text} ({100 * probability:.3g}%)",
-                                "action": outcome.to_dict()})
+                                "action": chosen.to_dict()})
         return choices
 
     def _intent_explain(self, content: dict) -> None:
@@ -818,6 +843,8 @@ class Board(anywidget.AnyWidget):
             self.bot_names = sorted(BOTS)
             self.autoplay = self.control.autoplay
             self.bots_note = self.control.timeline_note()
+            self.auto_chance = match.auto_chance
+            self.chance_switch = self.viewer == "designer" and rules.traits.chance != "none"
             self.thinking = self.control.thinking
             self.bot_to_move = bot is not None
             self.can_undo = match.can_undo

@@ -159,3 +159,48 @@ board
     assert kernel.eval_json("len(match.timeline)") == 3
     page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-autoplay').checked")
     assert autoplay.is_checked()
+
+
+def test_the_designer_view_switches_chance_draws_and_merges_outcomes_worded_alike(
+        lab, lab_server, wait_until):
+    path = lab_server.write_notebook("scratch/chance.ipynb", ["""
+import aloftnb
+match = aloftnb.new_match("commodores", players=3, seed=1, auto_chance=False)
+board = match.board(viewer="designer")
+board
+""", "board  # a second view of the same board"])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    kernel = lab.kernel()
+    lab.output(f"{BOARD} svg")
+    first, second = page.locator(BOARD).nth(0), page.locator(BOARD).nth(1)
+    second.locator(".aloft-svg svg").first.wait_for()
+    for view in (first, second):
+        view.locator(".aloft-auto-chance-label").wait_for()
+        assert not view.locator(".aloft-auto-chance").is_checked()
+    # Five leviathans set aside face down read the same: one choice, not five.
+    aside = first.locator(".aloft-menu .aloft-choice", has_text="leviathan")
+    assert aside.count() == 1
+    assert aside.text_content() == "set a leviathan aside face down (100%)"
+    first.locator(".aloft-menu").scroll_into_view_if_needed()
+    shot(page, "designer-chance-switch-merged-choice")
+    aside.click()
+    wait_until(lambda: kernel.eval_json("[match.position, match.history[-1].forced]") == [1, True],
+               what="the forced set-aside")
+    lab.run_cell("while match.is_chance and match.legal_actions()[0].type == 'set_aside':\n"
+                 "    match.resolve_chance()")
+    first.locator(".aloft-menu .aloft-choice", has_text="put a goal in play").first.wait_for()
+    first.locator(".aloft-menu").scroll_into_view_if_needed()
+    shot(page, "designer-chance-goal-choices")
+
+    # The switch in one view draws the rest of set-up, and every view shows it on.
+    first.locator(".aloft-auto-chance").check()
+    wait_until(lambda: kernel.eval_json("[match.auto_chance, match.is_chance]") == [True, False],
+               what="automatic draws")
+    page.wait_for_function(f"() => document.querySelectorAll('{BOARD} .aloft-auto-chance')[1]"
+                           ".checked")
+    second.locator(".aloft-auto-chance").uncheck()
+    wait_until(lambda: kernel.eval_json("match.auto_chance") is False, what="draws off")
+    page.wait_for_function(f"() => !document.querySelectorAll('{BOARD} .aloft-auto-chance')[0]"
+                           ".checked")
