@@ -15,19 +15,17 @@ const KERNEL_UNKNOWN_TEXT = "No answer from the kernel yet. If it is busy runnin
   "move will be played when the cell ends; if it was restarted, run the cell that shows this " +
   "board again.";
 
-// What the page knows of the kernel this widget's manager talks to: "busy" (running a cell: a
-// message sent now waits its turn), "quiet" (idle, starting, dead...), "gone" (none), or
-// "unknown" where the host does not say (JupyterLab and Notebook 7 do, through the manager).
-function kernelState(model) {
+// The kernel this widget's manager talks to (JupyterLab and Notebook 7 give it): null when it
+// has none, undefined where the host does not say.
+function kernelOf(model) {
   try {
     const manager = model.widget_manager;
-    if (!manager || !("kernel" in manager)) return "unknown";
+    if (!manager || !("kernel" in manager)) return undefined;
     const kernel = manager.kernel;
-    if (!kernel) return "gone";
-    if (typeof kernel.status !== "string") return "unknown";
-    return kernel.status === "busy" && kernel.connectionStatus === "connected" ? "busy" : "quiet";
+    if (!kernel) return null;
+    return typeof kernel.status === "string" ? kernel : undefined;
   } catch (error) {
-    return "unknown";
+    return undefined;
   }
 }
 
@@ -151,12 +149,44 @@ function render({ model, el }) {
     model.send({ ...content, id });
   }
 
+  // Cells the kernel is running, from its status messages (busy, then idle, for each
+  // execute_request). Its overall status is not enough: JupyterLab may send widget messages to
+  // a kernel subshell, whose "idle" then reads as the whole kernel's while a cell still runs.
+  const runningCells = new Set();
+  const watchedKernel = kernelOf(model);
+  function onIopub(_, msg) {
+    const parent = msg && msg.parent_header;
+    if (!parent || parent.msg_type !== "execute_request" || msg.header.msg_type !== "status") return;
+    if (msg.content.execution_state === "busy") runningCells.add(parent.msg_id);
+    else if (msg.content.execution_state === "idle") runningCells.delete(parent.msg_id);
+  }
+  function onKernelStatus(_, status) {
+    if (status !== "busy" && status !== "idle") runningCells.clear(); // restarting, dead...
+  }
+  try {
+    watchedKernel.iopubMessage.connect(onIopub);
+    watchedKernel.statusChanged.connect(onKernelStatus);
+  } catch (error) {
+    // no kernel to watch here: its status alone (or nothing) says whether it is busy
+  }
+
+  // "busy" (running a cell: a message sent now waits its turn), "quiet" (idle, starting,
+  // dead...), "gone" (no kernel), or "unknown" where the host does not say.
+  function kernelState() {
+    const kernel = kernelOf(model);
+    if (kernel === undefined) return "unknown";
+    if (kernel === null) return "gone";
+    if (kernel.connectionStatus !== "connected") return "quiet";
+    const running = kernel === watchedKernel && runningCells.size > 0;
+    return kernel.status === "busy" || running ? "busy" : "quiet";
+  }
+
   // An intent got no answer in time. A kernel busy with a cell answers when the cell ends:
   // say the move waits (and look again), rather than advise running the cell again, which
   // would start a new game. A kernel that has just stopped being busy gets time to answer.
   function noAnswer(id, wasBusy) {
     if (!pending.has(id) || root.classList.contains("aloft-disconnected")) return;
-    const kernel = kernelState(model);
+    const kernel = kernelState();
     let again = null;
     if (kernel === "busy") {
       root.classList.add("aloft-kernel-busy");
@@ -743,6 +773,12 @@ function render({ model, el }) {
     for (const timers of pending.values()) for (const timer of timers) clearTimeout(timer);
     model.off("msg:custom", onCustomMessage);
     model.off("comm_live_update", onCommLive);
+    try {
+      watchedKernel.iopubMessage.disconnect(onIopub);
+      watchedKernel.statusChanged.disconnect(onKernelStatus);
+    } catch (error) {
+      // nothing was connected
+    }
   };
 }
 

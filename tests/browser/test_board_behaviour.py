@@ -57,10 +57,11 @@ def start_a_long_cell(page, seconds: int) -> None:
     assert page.evaluate(f"({KERNEL_STATUS_JS})()") == "busy"
 
 
-def unpack_a_balloon(page, balloon: str) -> None:
+def unpack_a_balloon(page, balloon: str, board=None) -> None:
     """Click a packed balloon (selected in the page), then a free truck: that sends the move."""
-    page.locator(key(f"balloon:{balloon}")).click()
-    page.locator(f"{BOARD} .aloft-svg [data-key].legal[data-key^='truck:']").first.click()
+    board = board or page.locator(BOARD).first
+    board.locator(f'[data-key="balloon:{balloon}"]').click()
+    board.locator(".aloft-svg [data-key].legal[data-key^='truck:']").first.click()
 
 
 def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, lab_server):
@@ -95,6 +96,38 @@ def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, 
     kernel = lab.kernel()
     assert kernel.eval_json("[match.position, match.history[1].seat]") == [2, 1]
     assert kernel.eval_json("match.history[1].action.balloon") == "RW"
+
+
+def test_a_running_cell_is_told_even_while_a_subshell_answers_another_board(
+        lab, lab_server, wait_until):
+    # JupyterLab 4.6 sends widget messages to a kernel subshell: a board last changed from the
+    # page is answered there while a cell runs, and the kernel's status then reads "idle",
+    # though a board the running cell changed still waits for the cell.
+    path = lab_server.write_notebook("scratch/subshell.ipynb", [BALLOONS, """
+other_match = aloftnb.new_match("balloons", players=3, seed=8)
+other = other_match.board()
+other
+"""])
+    lab.open(path)
+    lab.run_all()
+    page = lab.page
+    kernel = lab.kernel()
+    first, second = page.locator(BOARD).nth(0), page.locator(BOARD).nth(1)
+    second.locator(".aloft-svg svg").first.wait_for()
+    for viewer in ("designer", "turn"):  # answered from the page: the subshell's from now on
+        second.locator(".aloft-viewer").select_option(viewer)
+        wait_until(lambda v=viewer: kernel.eval_json("other.viewer") == v, what="a view change")
+    start_a_long_cell(page, 12)
+    second.locator(".aloft-viewer").select_option("designer")
+    page.wait_for_function(f"() => ({KERNEL_STATUS_JS})() === 'idle'")  # the subshell answered
+    unpack_a_balloon(page, "RW", first)
+    notice = first.locator(".aloft-offline")
+    notice.wait_for(state="visible", timeout=10_000)
+    text = notice.text_content()
+    assert "busy running a cell" in text and "run the cell" not in text, text
+    lab.wait_idle(60)
+    notice.wait_for(state="hidden", timeout=10_000)
+    assert kernel.eval_json("[match.position, match.history[1].action.balloon]") == [2, "RW"]
 
 
 def test_a_stopped_kernel_still_gets_the_run_the_cell_again_advice(lab, lab_server):
