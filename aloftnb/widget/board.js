@@ -5,8 +5,8 @@
 const KERNEL_SILENT_MS = 4000;
 const WAITING_MS = 300; // after this, a click without an answer shows a "waiting" cursor
 const BUSY_CHECK_MS = 1000; // while the kernel is busy, how often to look at it again
-const KERNEL_BUSY_TEXT = "The kernel is busy running a cell; your move will be played when " +
-  "it finishes.";
+const KERNEL_BUSY_TEXT = "The kernel is busy running a cell; ";
+const MOVE_INTENTS = new Set(["play", "force", "draw"]); // what "your move" means below
 const KERNEL_GONE_TEXT = "No answer from the kernel. If it was restarted, run the cell that " +
   "shows this board again.";
 // Where the page does not say what the kernel is doing: both possibilities, so nobody restarts
@@ -144,7 +144,7 @@ function render({ model, el }) {
   function send(content) {
     const id = ++intentId;
     const waiting = setTimeout(() => root.classList.add("aloft-waiting"), WAITING_MS);
-    const silent = setTimeout(() => noAnswer(id, false), KERNEL_SILENT_MS);
+    const silent = setTimeout(() => noAnswer(id, content.intent, false), KERNEL_SILENT_MS);
     pending.set(id, [waiting, silent]);
     model.send({ ...content, id });
   }
@@ -184,16 +184,17 @@ function render({ model, el }) {
   // An intent got no answer in time. A kernel busy with a cell answers when the cell ends:
   // say the move waits (and look again), rather than advise running the cell again, which
   // would start a new game. A kernel that has just stopped being busy gets time to answer.
-  function noAnswer(id, wasBusy) {
+  function noAnswer(id, intent, wasBusy) {
     if (!pending.has(id) || root.classList.contains("aloft-disconnected")) return;
     const kernel = kernelState();
     let again = null;
     if (kernel === "busy") {
       root.classList.add("aloft-kernel-busy");
-      showOffline(KERNEL_BUSY_TEXT);
-      again = setTimeout(() => noAnswer(id, true), BUSY_CHECK_MS);
+      showOffline(KERNEL_BUSY_TEXT + (MOVE_INTENTS.has(intent)
+        ? "your move will be played when it finishes." : "the board will answer when it finishes."));
+      again = setTimeout(() => noAnswer(id, intent, true), BUSY_CHECK_MS);
     } else if (wasBusy) {
-      again = setTimeout(() => noAnswer(id, false), KERNEL_SILENT_MS);
+      again = setTimeout(() => noAnswer(id, intent, false), KERNEL_SILENT_MS);
     } else {
       root.classList.remove("aloft-kernel-busy");
       showOffline(kernel === "unknown" ? KERNEL_UNKNOWN_TEXT : KERNEL_GONE_TEXT);

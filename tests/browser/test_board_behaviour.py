@@ -98,6 +98,29 @@ def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, 
     assert kernel.eval_json("match.history[1].action.balloon") == "RW"
 
 
+def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, lab_server):
+    # The case from the issue: Run All shows the boards, then later cells keep the kernel busy;
+    # the board's first request and a move wait for them.
+    path = lab_server.write_notebook("scratch/run-all.ipynb", [
+        BALLOONS, "print('sleeping', flush=True); import time; time.sleep(12)"])
+    lab.open(path)
+    page = lab.page
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    lab.output(f"{BOARD} svg")
+    page.locator(".jp-OutputArea-output", has_text="sleeping").wait_for(timeout=30_000)
+    notice = page.locator(f"{BOARD} .aloft-offline")
+    notice.wait_for(state="visible", timeout=10_000)
+    text = notice.text_content()
+    assert text == "The kernel is busy running a cell; the board will answer when it finishes.", text
+    unpack_a_balloon(page, "RW")
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-offline').textContent"
+                           ".includes('your move will be played')", timeout=10_000)
+    lab.wait_idle(60)
+    notice.wait_for(state="hidden", timeout=10_000)
+    page.locator(f"{BOARD} .aloft-log li").first.wait_for()
+    assert lab.kernel().eval_json("match.history[0].action.balloon") == "RW"
+
+
 def test_a_running_cell_is_told_even_while_a_subshell_answers_another_board(
         lab, lab_server, wait_until):
     # JupyterLab 4.6 sends widget messages to a kernel subshell: a board last changed from the
