@@ -112,6 +112,7 @@ def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, l
     notice.wait_for(state="visible", timeout=10_000)
     text = notice.text_content()
     assert text == "The kernel is busy running a cell; the board will answer when it finishes.", text
+    shot(page, "run-all-board-waits")
     unpack_a_balloon(page, "RW")
     page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-offline').textContent"
                            ".includes('your move will be played')", timeout=10_000)
