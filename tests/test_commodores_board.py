@@ -149,6 +149,8 @@ def test_the_designer_view_offers_each_hex_the_stack_can_give():
     offered = {c["action"]["kind"] for c in board.choices if c.get("intent") == "force"}
     left = {kind for kind, n in match.state.to_dict()["stack"].items() if n}
     assert offered == left
+    # Worded as what will happen ("draw a metal hex at -1,-1 (4.8%)"); the log says "drew".
+    assert all(c["label"].startswith("draw a") for c in board.choices if c.get("intent") == "force")
     leviathan = next(kind for kind in offered if kind in match.rules.leviathan_ids)
     front_end_force = {"intent": "force", "id": 2, "action": {"type": "hex", "kind": leviathan}}
     board.handle_intent(front_end_force)

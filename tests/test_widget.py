@@ -386,6 +386,49 @@ def test_goto_pauses_bots_so_a_replay_is_not_cut_off(front_end):
     assert match.position == 1 and len(match.timeline) == 3
 
 
+def test_stepping_back_pauses_the_bots_with_a_lasting_note_and_the_latest_step_resumes_them(
+        front_end):
+    match, board = new_board(bots={1: "random", 2: "random"})
+    other = match.board()  # a second board of the match: the same note, the same box
+    match.play(match.legal_actions()[0])
+    board.step()
+    board.step()
+    assert match.position == 3 and board.autoplay and board.bots_note == ""
+    front_end(board, {"intent": "goto", "position": 1})
+    assert not board.autoplay and not other.autoplay
+    assert "Bots paused while you look back" in board.bots_note
+    assert other.bots_note == board.bots_note
+    # It lasts through redraws that clear messages (a view change, another step back).
+    front_end(board, {"intent": "view", "viewer": "designer"})
+    front_end(other, {"intent": "goto", "position": 2})
+    assert "Bots paused" in board.bots_note and not board.autoplay
+    # Back at the latest step, the bots the timeline paused play on.
+    front_end(board, {"intent": "goto", "position": 3})
+    assert board.autoplay and other.autoplay and board.control.autoplay
+    assert board.bots_note == "" and other.bots_note == ""
+    # Undo goes back to a person's turn; a new move there replaces the later steps, and the
+    # bots answer it.
+    front_end(board, {"intent": "undo"})
+    assert match.position == 0 and not board.autoplay and board.bots_note
+    match.play(match.legal_actions()[-1])
+    assert len(match.timeline) == 1 and board.autoplay and board.bots_note == ""
+
+
+def test_bots_a_person_paused_stay_paused_at_the_latest_step(front_end):
+    match, board = new_board(bots={1: "random"})
+    match.play(match.legal_actions()[0])
+    board.step()
+    front_end(board, {"intent": "goto", "position": 0})
+    front_end(board, {"intent": "autoplay", "on": False})  # the person's choice, not the timeline's
+    assert board.bots_note == ""
+    front_end(board, {"intent": "goto", "position": 2})
+    assert not board.autoplay and board.bots_note == ""
+    # Ticking the box while looking back lets them play from there: no note, no pause.
+    front_end(board, {"intent": "goto", "position": 1})
+    front_end(board, {"intent": "autoplay", "on": True})
+    assert board.autoplay and board.bots_note == ""
+
+
 def test_only_new_log_entries_travel_after_the_first_redraw():
     match, board = new_board()
     for _ in range(5):

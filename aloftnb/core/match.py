@@ -246,10 +246,13 @@ class Match:
     def auto_chance(self, on: bool) -> None:
         if not isinstance(on, bool):
             raise AloftnbError(f"auto_chance must be True or False, not {on!r}")
+        changed = on != self._auto_chance
         self._auto_chance = on
         if on and self.is_chance:
             self._settle()
             self._notify("chance")
+        elif changed:
+            self._notify("auto_chance")  # a setting, not a step: boards show their switch
 
     def force(self, outcome: Any) -> Action:
         """Choose the outcome of the chance step the game is at ("the die shows 6").

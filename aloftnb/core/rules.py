@@ -215,6 +215,13 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """A readable sentence for a chance outcome (logs): "rolled a 6", "drew a glass hex"."""
         return self.describe_action(state, outcome)
 
+    def chance_choice_label(self, state: StateT, outcome: ActionT) -> str:
+        """A chance outcome as a choice, worded as what will happen: "roll a 6", "draw a glass
+        hex at 0,1" (the designer view's chance menu). Outcomes worded the same are offered as
+        one choice. Default: the log's sentence (`describe_chance`); games whose log sentences
+        are in the past tense word their choices here."""
+        return self.describe_chance(state, outcome)
+
     # -- dict forms, editing and views ---------------------------------------------------------
     def state_to_dict(self, state: StateT) -> dict[str, Any]:
         """The state as plain JSON data. Default: the fields of a `state_class` record."""

@@ -4,6 +4,30 @@
 
 const KERNEL_SILENT_MS = 4000;
 const WAITING_MS = 300; // after this, a click without an answer shows a "waiting" cursor
+const BUSY_CHECK_MS = 1000; // while the kernel is busy, how often to look at it again
+const KERNEL_BUSY_TEXT = "The kernel is busy running a cell; ";
+const MOVE_INTENTS = new Set(["play", "force", "draw"]); // what "your move" means below
+const KERNEL_GONE_TEXT = "No answer from the kernel. If it was restarted, run the cell that " +
+  "shows this board again.";
+// Where the page does not say what the kernel is doing: both possibilities, so nobody restarts
+// a game that was only waiting.
+const KERNEL_UNKNOWN_TEXT = "No answer from the kernel yet. If it is busy running a cell, your " +
+  "move will be played when the cell ends; if it was restarted, run the cell that shows this " +
+  "board again.";
+
+// The kernel this widget's manager talks to (JupyterLab and Notebook 7 give it): null when it
+// has none, undefined where the host does not say.
+function kernelOf(model) {
+  try {
+    const manager = model.widget_manager;
+    if (!manager || !("kernel" in manager)) return undefined;
+    const kernel = manager.kernel;
+    if (!kernel) return null;
+    return typeof kernel.status === "string" ? kernel : undefined;
+  } catch (error) {
+    return undefined;
+  }
+}
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -61,11 +85,16 @@ function render({ model, el }) {
     title: "Bots play on until the round ends or a person is to move",
     "aria-label": "Bots play to the end of the round" }, "Bots: round");
   const autoplayBox = h("input", { type: "checkbox", class: "aloft-autoplay" });
+  // The designer view's switch for the match's chance steps (games with chance only).
+  const chanceBox = h("input", { type: "checkbox", class: "aloft-auto-chance" });
+  const chanceLabel = h("label", { class: "aloft-auto-chance-label", hidden: "",
+    title: "Off: the game stops at each draw or roll, and this view chooses its outcome" },
+  chanceBox, " draw chance steps automatically");
   const thinking = h("span", { class: "aloft-thinking", "aria-live": "polite" });
   const movesSelect = h("select", { class: "aloft-moves", "aria-label": "Play a legal move" });
   const controls = h("div", { class: "aloft-controls" }, undoButton, redoButton,
     h("label", {}, autoplayBox, " bots play by themselves"), stepButton, roundButton,
-    thinking);
+    thinking, chanceLabel);
 
   // The timeline: replay any game on the board itself, in step with undo/redo and match.goto.
   const firstButton = h("button", { type: "button", class: "aloft-first", title: "Start",
@@ -99,16 +128,80 @@ function render({ model, el }) {
     offline.textContent = text;
     offline.hidden = false;
     root.classList.add("aloft-is-offline");
+    // Over the board's header, or, when that is scrolled out of view (a click on a tall
+    // drawing), at the top of the part of the board in view, where the person looks.
+    let shownTop = 0;
+    for (let node = root.parentElement; node; node = node.parentElement) {
+      if (node.scrollHeight > node.clientHeight + 1 &&
+          /auto|scroll/.test(getComputedStyle(node).overflowY)) {
+        shownTop = Math.max(0, node.getBoundingClientRect().top);
+        break;
+      }
+    }
+    const box = root.getBoundingClientRect();
+    const top = Math.min(Math.max(44, shownTop - box.top + 8), Math.max(44, box.height - 80));
+    offline.style.top = `${Math.round(top)}px`;
   }
 
   function send(content) {
     const id = ++intentId;
     const waiting = setTimeout(() => root.classList.add("aloft-waiting"), WAITING_MS);
-    const silent = setTimeout(() => showOffline(
-      "No answer from the kernel. If it was restarted, run the cell that shows this board again."),
-    KERNEL_SILENT_MS);
+    const silent = setTimeout(() => noAnswer(id, content.intent, false), KERNEL_SILENT_MS);
     pending.set(id, [waiting, silent]);
     model.send({ ...content, id });
+  }
+
+  // Cells the kernel is running, from its status messages (busy, then idle, for each
+  // execute_request). Its overall status is not enough: JupyterLab may send widget messages to
+  // a kernel subshell, whose "idle" then reads as the whole kernel's while a cell still runs.
+  const runningCells = new Set();
+  const watchedKernel = kernelOf(model);
+  function onIopub(_, msg) {
+    const parent = msg && msg.parent_header;
+    if (!parent || parent.msg_type !== "execute_request" || msg.header.msg_type !== "status") return;
+    if (msg.content.execution_state === "busy") runningCells.add(parent.msg_id);
+    else if (msg.content.execution_state === "idle") runningCells.delete(parent.msg_id);
+  }
+  function onKernelStatus(_, status) {
+    if (status !== "busy" && status !== "idle") runningCells.clear(); // restarting, dead...
+  }
+  try {
+    watchedKernel.iopubMessage.connect(onIopub);
+    watchedKernel.statusChanged.connect(onKernelStatus);
+  } catch (error) {
+    // no kernel to watch here: its status alone (or nothing) says whether it is busy
+  }
+
+  // "busy" (running a cell: a message sent now waits its turn), "quiet" (idle, starting,
+  // dead...), "gone" (no kernel), or "unknown" where the host does not say.
+  function kernelState() {
+    const kernel = kernelOf(model);
+    if (kernel === undefined) return "unknown";
+    if (kernel === null) return "gone";
+    if (kernel.connectionStatus !== "connected") return "quiet";
+    const running = kernel === watchedKernel && runningCells.size > 0;
+    return kernel.status === "busy" || running ? "busy" : "quiet";
+  }
+
+  // An intent got no answer in time. A kernel busy with a cell answers when the cell ends:
+  // say the move waits (and look again), rather than advise running the cell again, which
+  // would start a new game. A kernel that has just stopped being busy gets time to answer.
+  function noAnswer(id, intent, wasBusy) {
+    if (!pending.has(id) || root.classList.contains("aloft-disconnected")) return;
+    const kernel = kernelState();
+    let again = null;
+    if (kernel === "busy") {
+      root.classList.add("aloft-kernel-busy");
+      showOffline(KERNEL_BUSY_TEXT + (MOVE_INTENTS.has(intent)
+        ? "your move will be played when it finishes." : "the board will answer when it finishes."));
+      again = setTimeout(() => noAnswer(id, intent, true), BUSY_CHECK_MS);
+    } else if (wasBusy) {
+      again = setTimeout(() => noAnswer(id, intent, false), KERNEL_SILENT_MS);
+    } else {
+      root.classList.remove("aloft-kernel-busy");
+      showOffline(kernel === "unknown" ? KERNEL_UNKNOWN_TEXT : KERNEL_GONE_TEXT);
+    }
+    if (again !== null) pending.set(id, [pending.get(id)[0], again]);
   }
 
   function onCustomMessage(content) {
@@ -117,13 +210,14 @@ function render({ model, el }) {
       pending.delete(content.ack);
       if (pending.size === 0) root.classList.remove("aloft-waiting");
       offline.hidden = true;
-      root.classList.remove("aloft-is-offline", "aloft-disconnected");
+      root.classList.remove("aloft-is-offline", "aloft-disconnected", "aloft-kernel-busy");
     }
   }
 
   // The widget manager tells every model when its kernel restarts (the comm is then gone for
   // good): say so at once. A kernel that still answers (an ack below) clears it again.
   function onCommLive() {
+    root.classList.remove("aloft-kernel-busy");
     root.classList.add("aloft-disconnected");
     showOffline("Disconnected: the kernel was restarted or stopped. Run the cell that shows " +
       "this board again to play on.");
@@ -549,6 +643,8 @@ function render({ model, el }) {
     undoButton.disabled = !model.get("can_undo");
     redoButton.disabled = !model.get("can_redo");
     autoplayBox.checked = model.get("autoplay");
+    chanceLabel.hidden = !model.get("chance_switch");
+    chanceBox.checked = !!model.get("auto_chance");
     const seats = model.get("seats") || [];
     const bots = model.get("bot_names") || [];
     stepButton.disabled = !model.get("bot_to_move");
@@ -599,11 +695,14 @@ function render({ model, el }) {
     }));
   }
 
+  // The latest message, else why the bots wait (a note that lasts while they do, whatever
+  // else is redrawn).
   function drawMessage() {
     const msg = model.get("message") || {};
     const text = msg.n === dismissed ? "" : msg.text || "";
-    message.textContent = text;
-    message.className = `aloft-message ${text ? msg.kind || "" : ""}`;
+    const note = text ? "" : model.get("bots_note") || "";
+    message.textContent = text || note;
+    message.className = `aloft-message ${text ? msg.kind || "" : note ? "info" : ""}`;
   }
 
   // Clicks and keys on the board.
@@ -679,6 +778,7 @@ function render({ model, el }) {
   stepButton.addEventListener("click", () => send({ intent: "step" }));
   roundButton.addEventListener("click", () => send({ intent: "run_round" }));
   autoplayBox.addEventListener("change", () => send({ intent: "autoplay", on: autoplayBox.checked }));
+  chanceBox.addEventListener("change", () => send({ intent: "auto_chance", on: chanceBox.checked }));
   viewerSelect.addEventListener("change", () => send({ intent: "view", viewer: viewerSelect.value }));
   revealButton.addEventListener("click", () => send({ intent: "reveal", on: !model.get("revealed") }));
   movesSelect.addEventListener("change", () => {
@@ -715,13 +815,14 @@ function render({ model, el }) {
     model.on(`change:${name}`, () => later("header"));
   }
   for (const name of ["seats", "can_undo", "can_redo", "autoplay", "thinking", "bot_to_move",
-    "timeline_length"]) {
+    "timeline_length", "auto_chance", "chance_switch"]) {
     model.on(`change:${name}`, () => later("side"));
   }
   model.on("change:position", () => { later("timeline"); later("log"); });
   model.on("change:log_delta", onLogDelta);
   model.on("change:log", onFullLog);
   model.on("change:message", () => { dismissed = null; later("message"); });
+  model.on("change:bots_note", () => later("message"));
   model.on("msg:custom", onCustomMessage);
   model.on("comm_live_update", onCommLive);
   redraw();
@@ -731,6 +832,12 @@ function render({ model, el }) {
     for (const timers of pending.values()) for (const timer of timers) clearTimeout(timer);
     model.off("msg:custom", onCustomMessage);
     model.off("comm_live_update", onCommLive);
+    try {
+      watchedKernel.iopubMessage.disconnect(onIopub);
+      watchedKernel.statusChanged.disconnect(onKernelStatus);
+    } catch (error) {
+      // nothing was connected
+    }
   };
 }
 

@@ -21,7 +21,7 @@ import anywidget
 import traitlets as t
 
 from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
-from ..core.chance import CHANCE
+from ..core.chance import CHANCE, chance_rng, weighted_choice
 from ..core.match import HistoryEntry, Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
@@ -101,6 +101,9 @@ class SeatControl:
         self._match_ref = weakref.ref(match)
         self.bots: dict[int, Bot] = {}
         self.autoplay = True
+        # Set when stepping back in the timeline paused the bots (they would play from the
+        # earlier step and replace the steps after it): back at the latest step, they play on.
+        self.paused_by_timeline = False
         self.delay = 0.4  # seconds a bot "thinks" on the board, so people can follow
         self.thinking = False
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
@@ -267,12 +270,15 @@ class SeatControl:
 
     def _bot_failed(self, bot: Bot, seat: int, exc: Exception) -> None:
         self._running_round = None
-        self.autoplay = False
+        self.autoplay = self.paused_by_timeline = False
         self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: "
                    f"{_clip(str(exc))}")
         self._refresh()
 
     def _on_change(self, match: Match, change: str) -> None:
+        if change == "auto_chance":
+            return  # a setting: nothing moved
+        self._follow_timeline(match, change)
         if self._thought is not None:
             self.cancel()  # it was thinking about a position that is gone
         elif self._handle is not None and self.bot_to_move() is None:
@@ -283,6 +289,24 @@ class SeatControl:
             self._run_on()
         else:
             self.schedule()
+
+    def _follow_timeline(self, match: Match, change: str) -> None:
+        """Pause the bots while the match is back in its timeline (steps ahead to redo), and
+        let the ones the timeline paused play on once it is at its latest step again (going
+        there, or a new move from an earlier step, which replaces the steps after it)."""
+        if match.can_redo:
+            if change == "goto" and self.autoplay and self.bots:
+                self.autoplay, self.paused_by_timeline = False, True
+        elif self.paused_by_timeline:
+            self.autoplay, self.paused_by_timeline = True, False
+
+    def timeline_note(self) -> str:
+        """What boards say while the timeline keeps the bots paused (else nothing)."""
+        if not self.paused_by_timeline or self.autoplay:
+            return ""
+        return ("Bots paused while you look back: they play on at the latest step (▶| or a new "
+                "move). Tick 'bots play by themselves' to let them play from here (the later "
+                "steps are then replaced).")
 
     def _refresh(self) -> None:
         for board in list(self.boards):
@@ -347,6 +371,9 @@ class Board(anywidget.AnyWidget):
     seats: t.List[Any] = t.List().tag(sync=True)
     bot_names: t.List[Any] = t.List().tag(sync=True)
     autoplay = t.Bool(True).tag(sync=True)
+    bots_note = t.Unicode("").tag(sync=True)  # why the bots wait, shown until they play again
+    auto_chance = t.Bool(True).tag(sync=True)  # the match draws chance steps by itself
+    chance_switch = t.Bool(False).tag(sync=True)  # this view offers the auto_chance switch
     thinking = t.Bool(False).tag(sync=True)
     bot_to_move = t.Bool(False).tag(sync=True)
     can_undo = t.Bool(False).tag(sync=True)
@@ -465,12 +492,7 @@ class Board(anywidget.AnyWidget):
         if isinstance(position, bool) or not isinstance(position, int):
             raise AloftnbError(f"a goto intent needs a whole-number position, not {position!r}")
         self.control.cancel()
-        if position < len(self.match.timeline) and self.control.bots and self.control.autoplay:
-            # Bots would play from the replayed position and cut off the rest of the timeline.
-            self.control.autoplay = False
-            self._say("info", "bots paused while you replay; tick 'bots play by themselves' to "
-                              "let them play on from here")
-        self.match.goto(position)
+        self.match.goto(position)  # back in the timeline, the bots pause (SeatControl)
 
     def _intent_play(self, content: dict) -> None:
         seat = self.match.current_player
@@ -490,6 +512,17 @@ class Board(anywidget.AnyWidget):
         self._check_chance_choice()
         self.match.resolve_chance()
 
+    def _intent_auto_chance(self, content: dict) -> None:
+        """The designer view's switch: draw chance steps by themselves, or stop at each one."""
+        on = content.get("on")
+        if not isinstance(on, bool):
+            raise AloftnbError(f"an auto_chance intent says on: true or false, not {on!r:.60}")
+        if self.viewer != "designer":
+            raise AloftnbError("chance draws are switched on and off in the designer view")
+        if self.match.rules.traits.chance == "none":
+            raise AloftnbError(f"{self.match.game} has no chance steps to draw")
+        self.match.auto_chance = on
+
     def _check_chance_choice(self) -> None:
         if not self.match.is_chance:
             raise AloftnbError("nothing is drawn or rolled now: this is not a chance step")
@@ -497,17 +530,27 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError("chance outcomes are chosen in the designer view")
 
     def _chance_choices(self) -> list[dict[str, Any]]:
-        """At a chance step, the designer is offered a random draw and every listed outcome."""
+        """At a chance step, the designer is offered a random draw and every listed outcome,
+        worded as what will happen. Outcomes worded the same (five leviathans set aside face
+        down) are one choice with their summed probability: nobody can tell them apart, so
+        choosing it draws one of them as "Draw at random" would (the match's chance stream for
+        this step, their probabilities), rather than always the first."""
         match = self.match
         choices: list[dict[str, Any]] = [
             {"path": ["chance:draw"], "label": "Draw at random", "intent": "draw", "action": {}}]
         if match.rules.traits.chance == "explicit":
-            state = match.state
-            for number, (outcome, probability) in enumerate(match.chance_outcomes()):
-                text = match.rules.describe_chance(state, outcome)
+            rules, state = match.rules, match.state
+            alike: dict[str, list[tuple[Any, float]]] = {}
+            for outcome, probability in match.chance_outcomes():
+                alike.setdefault(rules.chance_choice_label(state, outcome), []).append(
+                    (outcome, probability))
+            for number, (text, outcomes) in enumerate(alike.items()):
+                chosen = outcomes[0][0] if len(outcomes) == 1 else weighted_choice(
+                    outcomes, chance_rng(match.seed, match.position))
+                probability = sum(p for _, p in outcomes)
                 choices.append({"path": [f"chance:{number}"], "intent": "force",
                                 "label": f"{text} ({100 * probability:.3g}%)",
-                                "action": outcome.to_dict()})
+                                "action": chosen.to_dict()})
         return choices
 
     def _intent_explain(self, content: dict) -> None:
@@ -610,6 +653,7 @@ class Board(anywidget.AnyWidget):
         if not isinstance(on, bool):
             raise AloftnbError(f"an autoplay intent says on: true or false, not {on!r:.60}")
         self.control.autoplay = on
+        self.control.paused_by_timeline = False  # the person chose: the timeline no longer does
         if self.control.autoplay:
             self.control.schedule()
         else:
@@ -821,6 +865,9 @@ class Board(anywidget.AnyWidget):
                            else None} for p in range(match.players)]
             self.bot_names = sorted(BOTS)
             self.autoplay = self.control.autoplay
+            self.bots_note = self.control.timeline_note()
+            self.auto_chance = match.auto_chance
+            self.chance_switch = self.viewer == "designer" and rules.traits.chance != "none"
             self.thinking = self.control.thinking
             self.bot_to_move = bot is not None
             self.can_undo = match.can_undo

@@ -710,6 +710,14 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         notes = self.automatic_steps(s, action)
         return "".join(THEN + note for note in notes)
 
+    def chance_choice_label(self, s: CloudspireState, outcome: CloudspireAction) -> str:
+        if outcome.type == "roll":
+            return f"roll {outcome.pips} on the spire die"
+        cat = self.catalogue
+        names: dict[str, Any] = {**cat.events, **cat.chips, **cat.earthscapes, **cat.faces}
+        entry = names.get(outcome.card)
+        return f"draw {entry.name if entry else outcome.card} ({s.draw})"
+
     # -- applying actions ----------------------------------------------------------------------
     def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
         return self._play_bots(self._apply_one(s, action))

@@ -554,6 +554,26 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"drew {with_article(cat.resource_name(outcome.kind))} hex at {where}"
         return f"drew number {outcome.number} for {self.geometry.space_name(s.target)}"
 
+    def chance_choice_label(self, s: CommodoresState, outcome: CommodoresAction) -> str:
+        cat = self.catalogue
+        kind = outcome.type
+        if kind == "set_aside":
+            return "set a leviathan aside face down"  # which one stays secret, as in the log
+        if kind == "goal":
+            return f"put a goal in play: {cat.goal(outcome.goal).text()}"
+        if kind == "goal_number":
+            return f"make {outcome.number} the Beacon number"
+        if kind == "ship_type":
+            return f"put {self.types[outcome.ship].name} in the shipyard"
+        if kind == "hex":
+            where = self.geometry.space_name(s.target)
+            if outcome.kind in self.leviathan_ids:
+                return f"draw a leviathan, {cat.leviathan(outcome.kind).name}, at {where}"
+            if outcome.kind == MERCHANT:
+                return f"draw a merchant hex at {where}"
+            return f"draw a {cat.resource_name(outcome.kind)} hex at {where}"
+        return f"draw number {outcome.number} for {self.geometry.space_name(s.target)}"
+
     # -- applying ------------------------------------------------------------------------------
     def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
         handler = self._handlers.get(action.type) or getattr(self, f"_apply_{action.type}")
