@@ -571,7 +571,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return f"draw a leviathan, {cat.leviathan(outcome.kind).name}, at {where}"
             if outcome.kind == MERCHANT:
                 return f"draw a merchant hex at {where}"
-            return f"draw a {cat.resource_name(outcome.kind)} hex at {where}"
+            return f"draw {with_article(cat.resource_name(outcome.kind))} hex at {where}"
         return f"draw number {outcome.number} for {self.geometry.space_name(s.target)}"
 
     # -- applying ------------------------------------------------------------------------------
