@@ -356,3 +356,25 @@ def test_no_drawn_text_runs_past_the_drawing_or_its_hex_along_random_games(game,
                     problems_seen.update(overflowing_texts(match.rules.render_svg(view)))
             match.play(rng.choice(match.legal_actions()))
     assert not problems_seen, sorted(problems_seen)[:10]
+
+
+def test_a_designers_vowel_named_resource_takes_an():
+    """A catalogue may name a resource "amber": the log and the designer's chance menu say
+    "an amber hex", as every other text with a name from the catalogue."""
+    from aloftnb.games.commodores.catalogue import default_catalogue_data
+    from aloftnb.games.commodores.state import DRAW_HEX
+
+    data = default_catalogue_data()
+    data["resources"]["glass"] = "amber"
+    match = aloftnb.new_match("commodores", players=3, seed=0, catalogue=data)
+    match.auto_chance = False
+    rng = random.Random(0)
+    while not (match.is_chance and match.state.step == DRAW_HEX):
+        if match.is_chance:
+            match.resolve_chance()
+        else:
+            match.play(rng.choice(match.legal_actions()))
+    rules = match.rules
+    glass = next(o for o, _ in match.chance_outcomes() if o.params.get("kind") == "glass")
+    assert " an amber hex at " in rules.describe_chance(match.state, glass)
+    assert rules.chance_choice_label(match.state, glass).startswith("draw an amber hex at ")
