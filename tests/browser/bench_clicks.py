@@ -28,7 +28,12 @@ BOARDS = {
     "alu": 'aloftnb.new_match("alu", players=2, seed=1)',
     "commodores": 'aloftnb.new_match("commodores", players=3, seed=11)',
     "cloudspire": 'aloftnb.new_match("cloudspire", players=2, seed=1)',
+    # Mid-game: a grown sky with a long log; Cloudspire's onslaught with units on the map.
+    "commodores (mid-game)": 'aloftnb.new_match("commodores", players=4, seed=3)',
+    "cloudspire (onslaught)": 'aloftnb.new_match("cloudspire", players=4, seed=3)',
 }
+# Random moves played (seeded) before the first drawn move is looked for.
+ADVANCE = {"commodores (mid-game)": 200, "cloudspire (onslaught)": 60}
 MINIMAL = "minimal widget"  # for reference: the transport without a board
 TUNED_FLAG = "--ServerApp.jpserver_extensions={'aloftnb.jupyter': True}"
 
@@ -56,7 +61,9 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure_board(lab: Lab, server: LabServer, game: str, make_match: str, clicks: int) -> list[float]:
     path = server.write_notebook(f"bench/{game.split()[0]}-{len(game)}.ipynb", [
-        f"import aloftnb\nmatch = {make_match}\nboard = match.board()\n"
+        f"import aloftnb, random\nmatch = {make_match}\nboard = match.board()\n"
+        f"rng = random.Random(1)\nwhile match.position < {ADVANCE.get(game, 0)} "
+        "and not match.is_over:\n    match.play(rng.choice(match.legal_actions()))\n"
         # On to a position with a move played on the drawing (Cloudspire opens on menus).
         f"while not {PICK_MOVE[:-3]}:\n    match.play(match.legal_actions()[0])\nboard",
     ])
