@@ -484,3 +484,23 @@ def test_many_choices_send_first_steps_then_what_follows_a_selection(front_end):
         assert board.message["text"] == "refused: a select intent needs a path of keys"
     finally:
         del type(board).choices_limit
+
+
+def test_a_viewer_set_from_a_cell_shows_that_view_at_once():
+    """`board.viewer = "seat:0"` from a cell once changed the label only: the board went on
+    showing the view before (the designer's, say), with the choices of the seat to play."""
+    match = aloftnb.new_match("cloudspire", players=2, seed=4)
+    rng = random.Random(2)
+    while match.phase != "prep" or match.current_player != 1:
+        match.play(rng.choice(match.legal_actions()))
+    board = match.board(viewer="designer")
+    for viewer in ("seat:0", "seat:1", "turn", "designer"):
+        board.viewer = viewer
+        fresh = match.board(viewer=viewer)
+        assert (board.svg, board.choices, board.status, board.log) == (
+            fresh.svg, fresh.choices, fresh.status, fresh.log), viewer
+    board.viewer = "seat:0"
+    assert board.choices == []  # seat 1 is to play: seat 0's view offers nothing
+    with pytest.raises(aloftnb.AloftnbError, match="seat:7"):
+        board.viewer = "seat:7"
+    assert board.viewer == "seat:0"

@@ -629,8 +629,23 @@ class Board(anywidget.AnyWidget):
         self.set_view_option(spec["name"], match)
 
     def _intent_view(self, content: dict) -> None:
+        before = self.viewer
         self._set_viewer(content.get("viewer"))
-        self._publish()
+        if self.viewer == before:  # a change publishes by itself (below)
+            self._publish()
+
+    @t.validate("viewer")
+    def _checked_viewer(self, proposal: Any) -> Any:
+        if hasattr(self, "match"):  # a cell may set it: `board.viewer = "seat:1"`
+            _check_viewer(self.match, proposal["value"])
+        return proposal["value"]
+
+    @t.observe("viewer")
+    def _viewer_changed(self, _change: Any) -> None:
+        # Set from a cell, the board shows that view at once (never the old one under a new
+        # label, which could show a seat another's secrets).
+        if hasattr(self, "_unsubscribe"):
+            self._publish()
 
     def _intent_reveal(self, content: dict) -> None:
         on = content.get("on")
