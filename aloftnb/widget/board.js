@@ -767,12 +767,28 @@ function render({ model, el }) {
     if (best) best.focus();
   }
 
-  const goto = (position) => send({ intent: "goto", position });
+  // Timeline steps clicked faster than Python answers step on from the position last asked for
+  // (two quick ▶ clicks are two steps), as the zoom keys do; only the answer to the last ask
+  // (or two quiet seconds, if Python refused it) ends stepping from the ask.
+  let askedPosition = null; // {value, at} sent and not yet seen in the model
+  model.on("change:position", () => {
+    if (askedPosition && model.get("position") === askedPosition.value) askedPosition = null;
+  });
+  const goto = (position) => {
+    askedPosition = { value: position, at: Date.now() };
+    send({ intent: "goto", position });
+  };
+  const stepFrom = (delta) => {
+    const pending = askedPosition && Date.now() - askedPosition.at < 2000;
+    const from = pending ? askedPosition.value : (model.get("position") || 0);
+    const to = Math.max(0, Math.min(model.get("timeline_length") || 0, from + delta));
+    if (to !== from) goto(to);
+  };
   undoButton.addEventListener("click", () => send({ intent: "undo" }));
   redoButton.addEventListener("click", () => send({ intent: "redo" }));
   firstButton.addEventListener("click", () => goto(0));
-  backButton.addEventListener("click", () => goto((model.get("position") || 0) - 1));
-  forwardButton.addEventListener("click", () => goto((model.get("position") || 0) + 1));
+  backButton.addEventListener("click", () => stepFrom(-1));
+  forwardButton.addEventListener("click", () => stepFrom(1));
   lastButton.addEventListener("click", () => goto(model.get("timeline_length") || 0));
   scrubber.addEventListener("change", () => goto(Number(scrubber.value)));
   stepButton.addEventListener("click", () => send({ intent: "step" }));

@@ -306,6 +306,14 @@ board
 
     page.locator(f"{BOARD} .aloft-first").click()
     wait_until(lambda: kernel.eval_json("match.position") == 0, what="the start")
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-scrubber').value === '0'")
+    # Two clicks before Python answers either are two steps (each steps on from the one asked),
+    # then one back.
+    page.eval_on_selector(f"{BOARD} .aloft-forward", "(b) => { b.click(); b.click(); }")
+    wait_until(lambda: kernel.eval_json("match.position") == 2, what="two steps forward")
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-scrubber').value === '2'")
+    page.eval_on_selector(f"{BOARD} .aloft-back", "(b) => { b.click(); b.click(); }")
+    wait_until(lambda: kernel.eval_json("match.position") == 0, what="two steps back")
     page.locator(f"{BOARD} .aloft-forward").click()
     page.locator(f"{BOARD} .aloft-forward").click()
     wait_until(lambda: kernel.eval_json("match.position") == 2, what="two steps forward")

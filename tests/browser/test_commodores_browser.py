@@ -3,6 +3,8 @@ ship, move, explore, build, end the ship), with Python checking every step."""
 
 from __future__ import annotations
 
+import os
+
 SETUP = '''import aloftnb
 match = aloftnb.new_match("commodores", players=3, seed=11)
 while match.phase == "setup":
@@ -70,6 +72,12 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     wait_until(lambda: kernel.eval_json("len(match.state.ships)") == 4, what="the build")
     assert kernel.eval_json("[s.kind for s in match.state.ships if s.owner == 0]") == [
         "starter", "basic"]
+    if os.environ.get("ALOFTNB_HEX_SCREENSHOT"):  # how docs/hex-board.png is made: opt-in
+        lab.page.set_viewport_size({"width": 1400, "height": 1000})
+        lab.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        lab.page.wait_for_timeout(500)
+        board.scroll_into_view_if_needed()
+        board.screenshot(path=os.environ["ALOFTNB_HEX_SCREENSHOT"])
 
     # End the ship: the new sloop cannot act this turn, so the turn passes to seat 1.
     board.locator('.aloft-menu [data-menu-key="end ship"]').click()
