@@ -76,6 +76,7 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
         lab.page.set_viewport_size({"width": 1400, "height": 1000})
         lab.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         lab.page.wait_for_timeout(500)
+        board.locator(".aloft-log li.current").scroll_into_view_if_needed()  # after the resize
         board.scroll_into_view_if_needed()
         board.screenshot(path=os.environ["ALOFTNB_HEX_SCREENSHOT"])
 
