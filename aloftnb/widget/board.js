@@ -52,10 +52,10 @@ function startsWith(path, prefix) {
   return prefix.every((key, i) => path[i] === key);
 }
 
-let boardCount = 0; // numbers each view's ids (a page may show many boards)
+let viewCount = 0; // with a random part (each widget may load this module anew): unique ids
 
 function render({ model, el }) {
-  const viewId = `aloft-board-${++boardCount}`;
+  const viewId = `aloft-${Math.random().toString(36).slice(2, 10)}-${++viewCount}`;
   let selected = []; // the click path chosen so far (local to this view)
   let intentId = 0;
   let dismissed = null; // the message number this view hid because the selection changed
@@ -419,11 +419,13 @@ function render({ model, el }) {
     menuLabel.textContent = hintText || "Choose:";
     menuLabel.hidden = !hintText && !buttons.length;
     menu.prepend(menuLabel);
-    setAttributes(menu, { "aria-labelledby": hintText ? menuLabel.id : `${menuLabel.id} ${status.id}` });
-    // One Tab stop for the whole menu (arrow keys move inside it, see menuKey).
-    const again = menuFocus !== null &&
-      buttons.find((b) => menuFocus && b.getAttribute("data-menu-key") === menuFocus);
-    buttons.forEach((b, i) => b.setAttribute("tabindex", (again ? b === again : i === 0) ? "0" : "-1"));
+    setAttributes(menu, { "aria-labelledby":
+      hintText ? menuLabel.id : `${menuLabel.id} ${status.id}` });
+    // One Tab stop for the whole menu (arrow keys move inside it, see moveInMenu).
+    const again = menuFocus ? buttons.find((b) => b.getAttribute("data-menu-key") === menuFocus)
+      : null;
+    buttons.forEach((b, i) => b.setAttribute("tabindex",
+      (again ? b === again : i === 0) ? "0" : "-1"));
     if (menuFocus !== null && keyboardUse) {
       if (again) again.focus({ preventScroll: true });
       else if (focusAfterMove) park(); // the move's answer says where play goes on
