@@ -427,8 +427,10 @@ function render({ model, el }) {
     buttons.forEach((b, i) => b.setAttribute("tabindex",
       (again ? b === again : i === 0) ? "0" : "-1"));
     if (menuFocus !== null && keyboardUse) {
-      if (again) again.focus({ preventScroll: true });
-      else if (focusAfterMove) park(); // the move's answer says where play goes on
+      // After a move, the same button may play again for the next seat: a second Enter must
+      // not play it twice, so the move's answer says where play goes on.
+      if (focusAfterMove) park();
+      else if (again) again.focus({ preventScroll: true });
       else focusWherePlayGoesOn([]);
     }
     // Tell screen readers what the selection leads to.

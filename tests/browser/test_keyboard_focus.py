@@ -156,8 +156,8 @@ class Keyboard:
         self.wait_until(lambda: self.page.locator(BOARD).get_attribute("data-revision")
                         != revision, what=f"the redraw after: {what}")
         self.page.wait_for_timeout(150)  # a frame or two for the focus to settle
-        self.moves.append(what)
         focus = self.focus()
+        self.moves.append(f"{what} -> {focus['key'] or focus['menuKey'] or focus['tag']}")
         if MEASURE:
             if not focus["inBoard"]:
                 self.lost.append(what)
@@ -236,6 +236,7 @@ def test_commodores_setup_and_a_whole_turn_by_keys_alone(lab, lab_server, wait_u
                    f"a whole turn (forage, pick, move, explore and pay, end ship) {turn} key presses")
     if MEASURE:
         browser_report(f"  focus left the board after: {'; '.join(keys.lost) or 'no move'}")
+    browser_report(f"  focus after each move: {'; '.join(keys.moves)}")
 
 
 def test_cloudspire_market_build_and_prep_by_keys_alone(lab, lab_server, wait_until,
@@ -304,6 +305,7 @@ def test_cloudspire_market_build_and_prep_by_keys_alone(lab, lab_server, wait_un
                    f"prep (3 deploys, 2 stacks finished) {prep} key presses")
     if MEASURE:
         browser_report(f"  focus left the board after: {'; '.join(keys.lost) or 'no move'}")
+    browser_report(f"  focus after each move: {'; '.join(keys.moves)}")
 
 
 CLOUDSPIRE_MARKET = CLOUDSPIRE  # a new game opens at the market: five choices, all in the menu
