@@ -52,7 +52,10 @@ function startsWith(path, prefix) {
   return prefix.every((key, i) => path[i] === key);
 }
 
+let viewCount = 0; // with a random part (each widget may load this module anew): unique ids
+
 function render({ model, el }) {
+  const viewId = `aloft-${Math.random().toString(36).slice(2, 10)}-${++viewCount}`;
   let selected = []; // the click path chosen so far (local to this view)
   let intentId = 0;
   let dismissed = null; // the message number this view hid because the selection changed
@@ -61,7 +64,8 @@ function render({ model, el }) {
   const lastFocused = new Map(); // board region -> the data-key last focused in it
 
   const title = h("div", { class: "aloft-title" });
-  const status = h("div", { class: "aloft-status", role: "status", "aria-live": "polite" });
+  const status = h("div", { class: "aloft-status", role: "status", "aria-live": "polite",
+    id: `${viewId}-status` });
   const viewerSelect = h("select", { class: "aloft-viewer", "aria-label": "Whose view" });
   const revealButton = h("button", { class: "aloft-reveal", type: "button" });
   // Display settings a game board offers (a map's zoom): they change the drawing, never a rule.
@@ -72,7 +76,9 @@ function render({ model, el }) {
   const svgBox = h("div", { class: "aloft-svg", role: "group", "aria-label": "Board" });
   // A drawing in parts (a hex map and its panel) shows its panel here, beside or below the map.
   const panelBox = h("div", { class: "aloft-panel", hidden: "" });
-  const menu = h("div", { class: "aloft-menu", role: "group", "aria-label": "Choices" });
+  const menu = h("div", { class: "aloft-menu", role: "group" });
+  // The menu's visible heading: the hint of the step chosen, else "Choose:" and the status.
+  const menuLabel = h("span", { id: `${viewId}-choose` });
   const announcer = h("div", { class: "aloft-announce", "aria-live": "polite" });
   const message = h("div", { class: "aloft-message", role: "alert" });
   // Laid over the board (never pushing it down) when the kernel is gone or does not answer.
@@ -118,7 +124,8 @@ function render({ model, el }) {
     h("div", { class: "aloft-side-title" }, "Moves"), movesSelect,
     h("div", { class: "aloft-side-title" }, "Log"), log);
 
-  const play = h("div", { class: "aloft-play" }, svgBox, timeline, controls, message, menu,
+  // The choices come right after the map in the tab order (board.css keeps where each shows).
+  const play = h("div", { class: "aloft-play" }, svgBox, message, menu, timeline, controls,
     announcer);
   const root = h("div", { class: "aloft-board", tabindex: "-1" },
     header, h("div", { class: "aloft-main" }, play, panelBox, side), offline);
@@ -143,7 +150,16 @@ function render({ model, el }) {
     offline.style.top = `${Math.round(top)}px`;
   }
 
-  function send(content) {
+  // A move played from the keyboard: its path and the revision it was played on. The redraw
+  // that answers it puts the focus where play goes on (settleFocus), never leaving it on the page.
+  let keyboardUse = false; // the last input on the board was a key, not the pointer
+  let focusAfterMove = null; // {path, revision}
+  let parked = false; // the focus waits on the board itself for the next redraw
+
+  function send(content, path = selected) {
+    if (MOVE_INTENTS.has(content.intent) && keyboardUse && root.contains(document.activeElement)) {
+      focusAfterMove = { path: [...path], revision: model.get("revision") };
+    }
     const id = ++intentId;
     const waiting = setTimeout(() => root.classList.add("aloft-waiting"), WAITING_MS);
     const silent = setTimeout(() => noAnswer(id, content.intent, false), KERNEL_SILENT_MS);
@@ -280,7 +296,7 @@ function render({ model, el }) {
     const complete = matching.filter((c) => c.path.length === path.length);
     if (complete.length === 1 && matching.length === 1) {
       // The move goes out first: the kernel works on it while this view clears the selection.
-      send({ intent: complete[0].intent || "play", action: complete[0].action });
+      send({ intent: complete[0].intent || "play", action: complete[0].action }, path);
       select([]);
       return;
     }
@@ -291,6 +307,43 @@ function render({ model, el }) {
     if (fromKeyboard && !drawnNext) {
       const first = menu.querySelector(".aloft-choice");
       if (first) first.focus();
+    }
+  }
+
+  // Where play goes on (after a move, or when the focused element is gone): the element the
+  // move acted on if it is still to be played, else the map's first playable element, else the
+  // menu's first choice, else the map's Tab stop. The focus never drops to the page.
+  function focusWherePlayGoesOn(path) {
+    parked = false;
+    const playable = [...svgBox.querySelectorAll("[data-key].legal")];
+    const actedOn = [...path].reverse()
+      .map((key) => playable.find((node) => node.getAttribute("data-key") === key)).find(Boolean);
+    const target = actedOn || playable[0] || menu.querySelector("button[tabindex='0']") ||
+      svgBox.querySelector("[data-key][tabindex='0']");
+    if (target) target.focus();
+    else park();
+  }
+
+  // Hold the focus on the board itself until the redraw that says where play goes on.
+  function park() {
+    parked = true;
+    root.focus({ preventScroll: true });
+  }
+
+  // After a redraw: a move played from the keyboard has its answer (or was refused), so the
+  // focus parked on the board goes where play goes on. Focus the person moved elsewhere (a
+  // notebook cell, another control) is theirs: it is never taken back.
+  function settleFocus(messaged) {
+    if (document.activeElement !== root) parked = false;
+    if (focusAfterMove) {
+      const left = !root.contains(document.activeElement);
+      const answered = messaged || model.get("revision") !== focusAfterMove.revision;
+      if (!left && !answered) return; // the move's redraw is still to come
+      const path = focusAfterMove.path;
+      focusAfterMove = null;
+      if (parked) focusWherePlayGoesOn(path);
+    } else if (parked) {
+      focusWherePlayGoesOn([]);
     }
   }
 
@@ -331,6 +384,9 @@ function render({ model, el }) {
         inRegion.find((n) => n.getAttribute("data-key") === remembered) || inRegion[0]);
     }
     for (const node of nodes) setAttributes(node, { tabindex: stops.has(node) ? "0" : "-1" });
+    // The menu is built anew: a choice that had the focus must not drop it to the page.
+    const menuFocus = menu.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-menu-key") || "" : null;
     menu.replaceChildren();
     if (selected.length) {
       const exact = choices().filter((c) => c.path.length === selected.length &&
@@ -357,8 +413,25 @@ function render({ model, el }) {
     menu.setAttribute("data-selected", selected.join(" "));
     // The hint of the latest step chosen that has one: it says what is chosen next.
     const hintText = [...selected].reverse().map((k) => hint[k]).find(Boolean) || "";
-    if (hintText) {
-      menu.prepend(h("span", { class: "aloft-hint" }, hintText));
+    // The group's heading: the hint, else "Choose:" read with the status (what is to be done).
+    const buttons = [...menu.querySelectorAll("button")];
+    menuLabel.className = hintText ? "aloft-hint" : "aloft-menu-label";
+    menuLabel.textContent = hintText || "Choose:";
+    menuLabel.hidden = !hintText && !buttons.length;
+    menu.prepend(menuLabel);
+    setAttributes(menu, { "aria-labelledby":
+      hintText ? menuLabel.id : `${menuLabel.id} ${status.id}` });
+    // One Tab stop for the whole menu (arrow keys move inside it, see moveInMenu).
+    const again = menuFocus ? buttons.find((b) => b.getAttribute("data-menu-key") === menuFocus)
+      : null;
+    buttons.forEach((b, i) => b.setAttribute("tabindex",
+      (again ? b === again : i === 0) ? "0" : "-1"));
+    if (menuFocus !== null && keyboardUse) {
+      // After a move, the same button may play again for the next seat: a second Enter must
+      // not play it twice, so the move's answer says where play goes on.
+      if (focusAfterMove) park();
+      else if (again) again.focus({ preventScroll: true });
+      else focusWherePlayGoesOn([]);
     }
     // Tell screen readers what the selection leads to.
     announcer.textContent = selected.length
@@ -514,6 +587,7 @@ function render({ model, el }) {
       // The focused element was replaced: focus the new one (it is where it was: no scroll).
       const again = svgBox.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
       if (again) again.focus({ preventScroll: true });
+      else if (keyboardUse) park(); // gone: settleFocus finds where play goes on
     }
     root.setAttribute("data-revision", String(model.get("revision")));
   }
@@ -718,10 +792,20 @@ function render({ model, el }) {
       if (regionOf(other) === regionOf(node)) setAttributes(other, { tabindex: other === node ? "0" : "-1" });
     }
   });
+  menu.addEventListener("focusin", (event) => {
+    const button = event.target.closest && event.target.closest("button");
+    if (!button) return;
+    for (const other of menu.querySelectorAll("button")) {
+      setAttributes(other, { tabindex: other === button ? "0" : "-1" });
+    }
+  });
+  root.addEventListener("pointerdown", () => { keyboardUse = false; }, true);
   root.addEventListener("keydown", (event) => {
     // Every key typed on the board stays with the board: JupyterLab's command-mode shortcuts
     // (m, a, b, d d, 0 0, z...) must not change the notebook around it.
     event.stopPropagation();
+    keyboardUse = true;
+    const menuButton = event.target.closest && event.target.closest(".aloft-menu button");
     const node = event.target.closest && event.target.closest("[data-key]");
     if ((event.key === "Enter" || event.key === " ") && node && svgBox.contains(node)) {
       event.preventDefault();
@@ -739,6 +823,10 @@ function render({ model, el }) {
     } else if ((event.key === "+" || event.key === "=" || event.key === "-") &&
                !(event.target.closest && event.target.closest("select, input"))) {
       if (stepViewControl(event.key === "-" ? -1 : 1)) event.preventDefault();
+    } else if (menuButton && (event.key.startsWith("Arrow") || event.key === "Home" ||
+               event.key === "End")) {
+      event.preventDefault();
+      moveInMenu(menuButton, event.key);
     } else if (event.key.startsWith("Arrow") && node && svgBox.contains(node)) {
       event.preventDefault();
       moveFocus(node, event.key);
@@ -746,6 +834,16 @@ function render({ model, el }) {
   });
   // Lumino listens for shortcuts on keydown; keypress/keyup are kept too for other handlers.
   for (const type of ["keypress", "keyup"]) root.addEventListener(type, (e) => e.stopPropagation());
+
+  // Arrow keys move along the menu's choices (round from the last to the first), Home and End
+  // to its ends.
+  function moveInMenu(from, key) {
+    const buttons = [...menu.querySelectorAll("button")];
+    const i = buttons.indexOf(from), n = buttons.length;
+    const to = key === "Home" ? 0 : key === "End" ? n - 1
+      : key === "ArrowRight" || key === "ArrowDown" ? (i + 1) % n : (i - 1 + n) % n;
+    if (buttons[to]) buttons[to].focus();
+  }
 
   // Arrow keys move to the nearest board element of the same region in that direction.
   function moveFocus(from, key) {
@@ -818,6 +916,7 @@ function render({ model, el }) {
     else if (parts.has("timeline")) drawTimeline();
     if (parts.has("log")) drawLog();
     if (parts.has("message")) drawMessage();
+    settleFocus(parts.has("message"));
   }
   const redraw = () => { drawHeader(); drawSvg(); drawSide(); drawLog(); drawMessage(); };
   for (const name of ["svg", "svg_revision", "svg_patch", "choices"]) {
