@@ -6,6 +6,7 @@ check the same paths without a browser, along whole random games.
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
@@ -254,3 +255,34 @@ def test_number_tokens_never_cover_the_resource_names(zoom):
             assert gap >= 0.5, (zoom, seed, name.text, group.get("data-key"), gap)
             checked += 1
     assert checked > 20
+
+
+def test_ships_and_corners_say_where_they_are_along_random_games():
+    """A screen reader finds every fleet: a ship's name gives its corner and the spaces around
+    it (its corner is not drawn apart), and an empty corner names the spaces around it too."""
+    checked = 0
+    for seed in range(2):
+        match = aloftnb.new_match("commodores", players=3, seed=seed)
+        board = match.board(viewer="designer")
+        rng = random.Random(seed)
+        for _ in range(150):
+            if match.is_over:
+                break
+            labels = {k: html.unescape(v) for k, v in drawn_keys(board.svg).items()}
+            hexes = board.view_dict()["hexes"]
+            for ship in board.view_dict()["ships"]:
+                label = labels[f"ship:{ship['ship']}"]
+                q, r, d = ship["corner"].split(",")
+                own = f"{q},{r}"
+                assert f", at corner {ship['corner']} between " in label, label
+                assert f" at {own}" in label.split(": ")[0].split(" between ")[1], label
+                kind = hexes[own]["kind"] if own in hexes else None
+                if kind in ("wood", "canvas", "glass", "metal"):
+                    assert f"hex at {own}" in label, label
+                checked += 1
+            for key, label in labels.items():
+                if key.startswith("corner:"):
+                    assert label.startswith(f"corner {key[7:]}, empty, "), label
+                    assert " between " in label or " by " in label, label
+            match.play(rng.choice(match.legal_actions()))
+    assert checked > 300
