@@ -130,6 +130,9 @@ class SeatControl:
         self.paused_by_timeline = False
         self.delay = 0.4  # seconds a bot "thinks" on the board, so people can follow
         self.thinking = False
+        # The match's latest change ("action", "chance", "goto"...), seen before any board
+        # redraws for it: boards tell news only of steps played, not of the timeline.
+        self.last_change = ""
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
         self._handle: asyncio.TimerHandle | None = None
         self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
@@ -302,6 +305,7 @@ class SeatControl:
     def _on_change(self, match: Match, change: str) -> None:
         if change == "auto_chance":
             return  # a setting: nothing moved
+        self.last_change = change
         self._follow_timeline(match, change)
         if self._thought is not None:
             self.cancel()  # it was thinking about a position that is gone
@@ -453,7 +457,6 @@ class Board(anywidget.AnyWidget):
         self._news_told = match.position
         self._news_where = (match.round, match.phase)
         self._news_count = 0
-        self._last_change = ""
         self._set_viewer(viewer)
         if bot_delay is not None:
             control.delay = float(bot_delay)
@@ -730,7 +733,6 @@ class Board(anywidget.AnyWidget):
 
     # -- publishing ----------------------------------------------------------------------------
     def _on_match_change(self, match: Match, change: str) -> None:
-        self._last_change = change
         self._publish()
 
     def _set_viewer(self, viewer: Any) -> None:
@@ -935,8 +937,8 @@ class Board(anywidget.AnyWidget):
         match = self.match
         told, end = self._news_told, match.position
         where = (match.round, match.phase)
-        moved = self._last_change in ("action", "chance") and end > told
-        self._news_told, self._last_change = end, ""
+        moved = self.control.last_change in ("action", "chance") and end > told
+        self._news_told = end
         if not moved:  # undo, the timeline, an edit, a redraw: nothing new happened
             self._news_where = where
             return

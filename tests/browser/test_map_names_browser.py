@@ -155,8 +155,13 @@ def test_commodores_ships_actions_and_news_reach_a_screen_reader(lab_server, lab
     assert f"hex at {spaces[0]}" in told and "seat 0" not in told, told
     assert told == kernel.eval_json("board.news['text']")
 
-    # The bots play their turns: their moves and the new round are told, worded as the log.
-    kernel.execute("end_turn()\nboard.control.autoplay = True\nboard.control.schedule()")
+    # The bots play their turns: each move and the new round are told, worded as the log.
+    news.evaluate("""(box) => { window.toldNews = [];
+      new MutationObserver(() => window.toldNews.push(box.textContent))
+        .observe(box, { childList: true, characterData: true, subtree: true }); }""")
+    kernel.execute("end_turn()")
+    ended = kernel.eval_json("match.position")
+    kernel.execute("board.control.autoplay = True\nboard.control.schedule()")
     wait_until(lambda: kernel.eval_json("match.current_player") == 0 or
                kernel.eval_json("match.round") > 1, timeout=60, what="the bots' turns")
     wait_until(lambda: "seat 2" in (news.text_content() or ""), timeout=30,
@@ -166,6 +171,10 @@ def test_commodores_ships_actions_and_news_reach_a_screen_reader(lab_server, lab
     log = kernel.eval_json("[e.line_for(None) for e in match.history]")
     told = news.text_content()
     assert any(line.rstrip(".") in told for line in log if line.startswith("seat 2")), told
+    heard = " ".join(lab.page.evaluate("window.toldNews"))
+    bots = [line.rstrip(".") for line in log[ended:] if line.startswith(("seat 1", "seat 2"))]
+    assert len(bots) >= 4 and all(line in heard for line in bots), (bots, heard)
+    assert "Round 2" in heard
 
 
 def test_cloudspire_wells_say_they_construct_and_other_hexes_are_pictures(lab_server, lab,
