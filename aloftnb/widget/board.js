@@ -352,7 +352,7 @@ function render({ model, el }) {
       node.classList.toggle("legal", legal);
       node.classList.toggle("selected", chosen);
       node.classList.toggle("recent", recent.has(key));
-      if (legal || chosen || !parts) {
+      if (legal || chosen || !model.get("explorable_map")) {
         setAttributes(node, { role: "button", "aria-disabled": legal || chosen ? "false" : "true",
           "aria-pressed": chosen ? "true" : "false" });
       } else {
@@ -859,6 +859,7 @@ function render({ model, el }) {
   model.on("change:selection_hint", () => later("decorate"));
   model.on("change:step_labels", () => later("decorate"));
   model.on("change:key_actions", () => later("decorate"));
+  model.on("change:explorable_map", () => later("decorate"));
   model.on("change:news", tellNews);
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label",
                       "view_controls"]) {

@@ -384,6 +384,9 @@ class Board(anywidget.AnyWidget):
     # What activating a drawn element plays now, said first in its accessible name:
     # [[path, phrase], ...], the path being the selection before the element and its key.
     key_actions: t.List[Any] = t.List().tag(sync=True)
+    # A map explored with the arrow keys (the hex boards): its playable elements say first what
+    # they play (key_actions), and the rest are named pictures, not dozens of disabled buttons.
+    explorable_map = t.Bool(False).tag(sync=True)
     status = t.Unicode("").tag(sync=True)
     # The whole log is synced when a view says hello; after that only log_delta (the entries
     # from the first one that changed) travels, so a long game does not resend its history.
@@ -883,7 +886,7 @@ class Board(anywidget.AnyWidget):
             svg = rules.render_svg(view, **self.drawing_options())
             self._publish_drawing(svg)
             self.choices = choices
-            self.key_actions = self._key_actions(choices, svg)
+            self.key_actions = self._key_actions(choices, svg) if self.explorable_map else []
             # Hints come from the legal actions: only a view that may choose gets them.
             self.selection_hint = self.hints() if choices and seat != CHANCE else {}
             self.step_labels = self._step_labels(choices)
@@ -1046,6 +1049,7 @@ class ZoomableBoard(Board):
     its drawing options."""
 
     zooms: ClassVar[tuple[float, ...]] = (1.0, 1.5, 2.0, 3.0)
+    explorable_map = t.Bool(True).tag(sync=True)
     zoom = t.Float(1.0).tag(sync=False)
 
     def drawing_options(self) -> dict[str, Any]:
