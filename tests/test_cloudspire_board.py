@@ -435,3 +435,37 @@ def test_the_map_fits_its_frame_at_any_size(radius, zoom):
         for pair in points.split():
             x, y = (float(v) for v in pair.split(","))
             assert 0 <= x <= MAP_W * zoom and 0 <= y <= MAP_H * zoom, (radius, pair)
+
+
+def test_a_well_and_a_spire_name_what_activating_them_does():
+    """A well says it constructs (which spires), a spire which upgrades it takes, a hero where
+    it moves: the start of the names the board gives the map's playable hexes."""
+    seen: set[str] = set()
+    for seed in range(3):
+        match = aloftnb.new_match("cloudspire", players=2, seed=seed)
+        board = match.board(viewer="designer")
+        rng = random.Random(seed)
+        for _ in range(600):
+            if match.is_over or seen >= {"construct", "upgrade", "move"}:
+                break
+            phrases = {tuple(path): phrase for path, phrase in board.key_actions}
+            cat = match.rules.catalogue
+            for choice in board.choices:
+                action, first = choice["action"], tuple(choice["path"][:1])
+                if action["type"] == "construct":
+                    phrase = phrases[first]
+                    assert phrase.startswith("construct "), phrase
+                    assert phrase.endswith(f" on the well at {action['at']}"), phrase
+                    assert cat.spires[action["spire"]].name in phrase, phrase
+                elif action["type"] == "upgrade":
+                    phrase = phrases[first]
+                    assert phrase.startswith("upgrade the ") or phrase == choice["label"], phrase
+                    assert f" at {action['at']}" in phrase or phrase == choice["label"], phrase
+                elif action["type"] == "move":
+                    assert phrases[tuple(choice["path"])] == choice["label"]
+                    assert phrases[first].startswith(f"move the hero at {action['at']} to ")
+                else:
+                    continue
+                seen.add(action["type"])
+            match.play(rng.choice(match.legal_actions()))
+    assert seen >= {"construct", "upgrade", "move"}, seen

@@ -6,6 +6,7 @@ check the same paths without a browser, along whole random games.
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
@@ -254,3 +255,88 @@ def test_number_tokens_never_cover_the_resource_names(zoom):
             assert gap >= 0.5, (zoom, seed, name.text, group.get("data-key"), gap)
             checked += 1
     assert checked > 20
+
+
+def test_ships_and_corners_say_where_they_are_along_random_games():
+    """A screen reader finds every fleet: a ship's name gives its corner and the spaces around
+    it (its corner is not drawn apart), and an empty corner names the spaces around it too."""
+    checked = 0
+    for seed in range(2):
+        match = aloftnb.new_match("commodores", players=3, seed=seed)
+        board = match.board(viewer="designer")
+        rng = random.Random(seed)
+        for _ in range(150):
+            if match.is_over:
+                break
+            labels = {k: html.unescape(v) for k, v in drawn_keys(board.svg).items()}
+            hexes = board.view_dict()["hexes"]
+            for ship in board.view_dict()["ships"]:
+                label = labels[f"ship:{ship['ship']}"]
+                q, r, d = ship["corner"].split(",")
+                own = f"{q},{r}"
+                assert f", at corner {ship['corner']} between " in label, label
+                assert f" at {own}" in label.split(": ")[0].split(" between ")[1], label
+                kind = hexes[own]["kind"] if own in hexes else None
+                if kind in ("wood", "canvas", "glass", "metal"):
+                    assert f"hex at {own}" in label, label
+                checked += 1
+            for key, label in labels.items():
+                if key.startswith("corner:"):
+                    assert label.startswith(f"corner {key[7:]}, empty, "), label
+                    assert " between " in label or " by " in label, label
+            match.play(rng.choice(match.legal_actions()))
+    assert checked > 300
+
+
+def test_a_drawn_element_that_plays_something_names_the_action_along_random_games():
+    """key_actions words what activating each playable drawn element does: a move target moves
+    the acting ship there, an empty space explores with what can be paid, a build corner builds,
+    a ship acts; every drawn step of every choice has a phrase, and only those do."""
+    seen: set[str] = set()
+    for seed in range(3):
+        match = aloftnb.new_match("commodores", players=3, seed=seed)
+        board = match.board(viewer="designer")
+        rng = random.Random(seed)
+        for _ in range(300):
+            if match.is_over:
+                break
+            keys = drawn_keys(board.svg)
+            phrases = {tuple(path): phrase for path, phrase in board.key_actions}
+            expected = {tuple(c["path"][: i + 1]) for c in board.choices
+                        for i, key in enumerate(c["path"]) if key in keys}
+            assert set(phrases) == expected
+            state = match.state
+            for choice in board.choices:
+                kind, path = choice["action"]["type"], tuple(choice["path"])
+                if kind == "move":
+                    captain = state.ships[state.active].captain
+                    assert phrases[path] == f"move ship {captain} to corner {path[0][7:]}"
+                elif kind in ("explore", "terraform"):
+                    pays = {c["action"]["pay"] for c in board.choices
+                            if c["path"][0] == path[0] and c["action"]["type"] == kind}
+                    phrase = phrases[path[:1]]
+                    assert phrase.startswith(f"{kind} {path[0][6:]}, paying 1 "), phrase
+                    assert all(match.rules.catalogue.resource_name(r) in phrase for r in pays)
+                elif kind == "build":
+                    assert phrases[path] == choice["label"]
+                elif kind in ("place", "ship"):
+                    assert phrases[path] == choice["label"]
+                else:
+                    continue
+                seen.add(kind)
+            match.play(rng.choice(match.legal_actions()))
+    assert seen >= {"move", "explore", "build", "place", "ship"}, seen
+
+
+@pytest.mark.parametrize(("labels", "count", "said"), [
+    (["explore 2,0, paying 1 canvas", "explore 2,0, paying 1 wood"], 2,
+     "explore 2,0, paying 1 canvas or wood"),
+    (["a x", "a y", "a z"], 3, "a x, y or z"),
+    (["move the hero at 0,3 to " + str(i) for i in range(12)], 12,
+     "move the hero at 0,3 to … (12 choices)"),
+    (["attack upgrade", "range upgrade"], 2, "attack or range … (2 choices)"),
+    (["same", "same"], 2, "same"),
+])
+def test_several_choices_said_in_one_phrase(labels, count, said):
+    from aloftnb.widget.board import shared_words
+    assert shared_words(labels, count) == said

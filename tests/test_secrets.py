@@ -282,3 +282,32 @@ def test_hints_go_only_to_a_view_that_may_choose():
     assert match.board(viewer=f"seat:{mover}").selection_hint
     assert match.board(viewer="turn").selection_hint
     assert match.board(viewer=f"seat:{1 - mover}").selection_hint == {}
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CONFIGS, ids=IDS)
+def test_news_told_as_steps_are_played_never_names_a_hidden_step(game, players, options):
+    """The live announcements (`news`) are told while steps are played, not on a jump through
+    the timeline: boards in a seat's view, there from the start of two histories that seat
+    cannot tell apart, announce exactly the same after every step."""
+    rules = make_rules(game, players, **options)
+    rng = random.Random(f"news{game}{players}{sorted(options.items())}")
+    told = differing = 0
+    for seat in range(players):
+        for swap in SWAPS[:2]:
+            seed_a, seed_b, steps_a, steps_b = hidden_twins(rules, seat, rng, steps=150,
+                                                            swap=swap)
+            differing += steps_a != steps_b or seed_a != seed_b
+            matches = [Match(make_rules(rules.name, rules.players, **rules.options), seed,
+                             auto_chance=False) for seed in (seed_a, seed_b)]
+            boards = [m.board(viewer=f"seat:{seat}") for m in matches]
+            try:
+                for step_a, step_b in zip(steps_a, steps_b):
+                    for match, step in zip(matches, (step_a, step_b)):
+                        match.force(step) if match.is_chance else match.play(step)
+                    assert boards[0].news == boards[1].news, (seat, boards[0].news,
+                                                              boards[1].news)
+                    told += bool(boards[0].news)
+            finally:
+                for board in boards:
+                    board.close()
+    assert told and differing, (told, differing)

@@ -130,6 +130,17 @@ function render({ model, el }) {
   const root = h("div", { class: "aloft-board", tabindex: "-1" },
     header, h("div", { class: "aloft-main" }, play, panelBox, side), offline);
   el.append(root);
+  // What bots, chance and other boards just did, and a new round (Python's `news`, worded for
+  // this viewer), told politely to screen readers; news from before this view opened is not.
+  const newsBox = h("div", { class: "aloft-news", "aria-live": "polite", "aria-atomic": "true" });
+  root.append(newsBox);
+  let toldNews = (model.get("news") || {}).n;
+  function tellNews() {
+    const news = model.get("news") || {};
+    if (news.n === toldNews || !news.text) return;
+    toldNews = news.n;
+    newsBox.textContent = news.text;
+  }
 
   function showOffline(text) {
     offline.textContent = text;
@@ -353,8 +364,35 @@ function render({ model, el }) {
     return group && svgBox.contains(group) ? group : svgBox;
   }
 
+  // A drawn element that can be played now says first what activating it does ("move ship 1
+  // to corner 2,-1,S, corner 2,-1,S, empty, …"): Python words it (key_actions: [[path,
+  // phrase]], the path being the selection and the element's key). The drawing's own name is
+  // kept in data-drawn-label while the phrase stands before it, and comes back after.
+  function keyActionsOf() {
+    return new Map((model.get("key_actions") || []).map(([path, phrase]) =>
+      [path.join("\u0000"), phrase]));
+  }
+  function nameAction(node, phrase) {
+    const joined = (words, own) => (own ? `${words}, ${own}` : words);
+    const before = node.getAttribute("data-action");
+    const kept = node.getAttribute("data-drawn-label");
+    const shown = node.getAttribute("aria-label");
+    // A patch that renamed the element wrote its new own name over the phrase.
+    const own = before !== null && shown === joined(before, kept) ? kept : shown;
+    if (phrase) {
+      setAttributes(node, { "aria-label": joined(phrase, own), "data-action": phrase,
+        "data-drawn-label": own || "" });
+    } else if (before !== null) {
+      node.removeAttribute("data-action");
+      node.removeAttribute("data-drawn-label");
+      if (own) node.setAttribute("aria-label", own);
+      else node.removeAttribute("aria-label");
+    }
+  }
+
   function decorate() {
     const steps = nextSteps();
+    const keyActions = keyActionsOf();
     const drawn = new Set();
     const recent = new Set((model.get("recent") || {}).keys || []);
     const regions = new Map();
@@ -367,8 +405,18 @@ function render({ model, el }) {
       node.classList.toggle("legal", legal);
       node.classList.toggle("selected", chosen);
       node.classList.toggle("recent", recent.has(key));
-      setAttributes(node, { role: "button", "aria-disabled": legal || chosen ? "false" : "true",
-        "aria-pressed": chosen ? "true" : "false" });
+      if (legal || chosen || !model.get("explorable_map")) {
+        setAttributes(node, { role: "button", "aria-disabled": legal || chosen ? "false" : "true",
+          "aria-pressed": chosen ? "true" : "false" });
+      } else {
+        // A map is explored with the arrow keys: what cannot be played now is a picture with
+        // a name, not one of dozens of disabled buttons.
+        setAttributes(node, { role: "img" });
+        for (const name of ["aria-disabled", "aria-pressed"]) {
+          if (node.hasAttribute(name)) node.removeAttribute(name);
+        }
+      }
+      nameAction(node, legal ? keyActions.get([...selected, key].join("\u0000")) : null);
       const region = regionOf(node);
       if (!regions.has(region)) regions.set(region, []);
       regions.get(region).push(node);
@@ -925,6 +973,9 @@ function render({ model, el }) {
   model.on("change:recent", () => { later("decorate"); later("log"); });
   model.on("change:selection_hint", () => later("decorate"));
   model.on("change:step_labels", () => later("decorate"));
+  model.on("change:key_actions", () => later("decorate"));
+  model.on("change:explorable_map", () => later("decorate"));
+  model.on("change:news", tellNews);
   for (const name of ["title", "status", "viewer", "viewers", "revealed", "reveal_label",
                       "view_controls"]) {
     model.on(`change:${name}`, () => later("header"));

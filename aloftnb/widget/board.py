@@ -9,8 +9,10 @@ every change goes through the match, which notifies every board.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import random
+import re
 import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +40,7 @@ INTENT_MAX_DEPTH = 6
 INTENT_MAX_ITEMS = 500
 INTENT_MAX_TEXT = 1000
 ECHO_LIMIT = 300  # characters of a refusal message; longer ones are cut
+NEWS_LINES = 4  # steps a live announcement words; more are counted
 
 
 def _clip(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -76,6 +79,27 @@ def intent_shape_problem(content: Any) -> str | None:
     return None
 
 
+def shared_words(labels: list[str], count: int) -> str:
+    """Several choices said in one phrase: the words their labels start with, then what
+    differs ("explore 2,0, paying 1 canvas or wood"), or the count where that is long."""
+    distinct = list(dict.fromkeys(labels))
+    if len(distinct) == 1:
+        return distinct[0]
+    words = [label.split(" ") for label in distinct]
+    shared = 0
+    while all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
+        shared += 1
+    start = " ".join(words[0][:shared])
+    tails = [" ".join(w[shared:]) for w in words]
+    if shared and len(tails) <= 6 and sum(map(len, tails)) <= 80:
+        return f"{start} {', '.join(tails[:-1])} or {tails[-1]}"
+    if shared:
+        return f"{start} … ({count} choices)"
+    verbs = list(dict.fromkeys(w[0] for w in words))
+    said = f"{', '.join(verbs[:-1])} or {verbs[-1]}" if len(verbs) > 1 else verbs[0]
+    return f"{said} … ({count} choices)"
+
+
 # Bots think here, off the kernel's event loop, so a long search never blocks the kernel.
 _BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot")
 
@@ -106,6 +130,9 @@ class SeatControl:
         self.paused_by_timeline = False
         self.delay = 0.4  # seconds a bot "thinks" on the board, so people can follow
         self.thinking = False
+        # The match's latest change ("action", "chance", "goto"...), seen before any board
+        # redraws for it: boards tell news only of steps played, not of the timeline.
+        self.last_change = ""
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
         self._handle: asyncio.TimerHandle | None = None
         self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
@@ -278,6 +305,7 @@ class SeatControl:
     def _on_change(self, match: Match, change: str) -> None:
         if change == "auto_chance":
             return  # a setting: nothing moved
+        self.last_change = change
         self._follow_timeline(match, change)
         if self._thought is not None:
             self.cancel()  # it was thinking about a position that is gone
@@ -353,6 +381,12 @@ class Board(anywidget.AnyWidget):
     # How the menu names a step that is not one whole choice ({key: words}), where the key's
     # own text is not what a person should read (ids of the game's catalogue).
     step_labels = t.Dict().tag(sync=True)
+    # What activating a drawn element plays now, said first in its accessible name:
+    # [[path, phrase], ...], the path being the selection before the element and its key.
+    key_actions: t.List[Any] = t.List().tag(sync=True)
+    # A map explored with the arrow keys (the hex boards): its playable elements say first what
+    # they play (key_actions), and the rest are named pictures, not dozens of disabled buttons.
+    explorable_map = t.Bool(False).tag(sync=True)
     status = t.Unicode("").tag(sync=True)
     # The whole log is synced when a view says hello; after that only log_delta (the entries
     # from the first one that changed) travels, so a long game does not resend its history.
@@ -361,6 +395,9 @@ class Board(anywidget.AnyWidget):
     position = t.Int(0).tag(sync=True)
     timeline_length = t.Int(0).tag(sync=True)
     recent = t.Dict().tag(sync=True)  # {"keys": data-keys, "from": step, "to": step} to highlight
+    # What bots, chance and the people at other boards just did, and a new round, worded
+    # for this viewer, for a polite live region: {"text", "n"} (n counts the news told).
+    news = t.Dict().tag(sync=True)
     message = t.Dict().tag(sync=True)
     viewer = t.Unicode("turn").tag(sync=True)
     viewers: t.List[Any] = t.List().tag(sync=True)
@@ -419,6 +456,10 @@ class Board(anywidget.AnyWidget):
         self._revealed_for: int | None = None
         self._drawing: svgpatch.Drawing | None = None  # `svg` parsed, to diff the next one with
         self._svg_sent = -1  # the revision of the whole drawing last sent to the front end
+        # The step news was last told up to, the round and phase it told, and the latest change.
+        self._news_told = match.position
+        self._news_where = (match.round, match.phase)
+        self._news_count = 0
         self._set_viewer(viewer)
         if bot_delay is not None:
             control.delay = float(bot_delay)
@@ -857,8 +898,10 @@ class Board(anywidget.AnyWidget):
         view = self.view_dict()  # once per redraw: the drawing and the seat labels share it
         with self.hold_sync():
             self.title = rules.title
-            self._publish_drawing(rules.render_svg(view, **self.drawing_options()))
+            svg = rules.render_svg(view, **self.drawing_options())
+            self._publish_drawing(svg)
             self.choices = choices
+            self.key_actions = self._key_actions(choices, svg) if self.explorable_map else []
             # Hints come from the legal actions: only a view that may choose gets them.
             self.selection_hint = self.hints() if choices and seat != CHANCE else {}
             self.step_labels = self._step_labels(choices)
@@ -868,6 +911,7 @@ class Board(anywidget.AnyWidget):
             self.timeline_length = len(match.timeline)
             start, end = self.recent_steps()
             self.recent = {"keys": self.recent_keys(range(start, end)), "from": start, "to": end}
+            self._tell_news()
             self.view_controls = self.view_control_specs()
             self.viewers = [["turn", "Hot seat (player to move)"],
                             ["designer", "Designer (everything)"]] + [
@@ -889,6 +933,42 @@ class Board(anywidget.AnyWidget):
             self.can_redo = match.can_redo
             self.over = match.is_over
             self.revision += 1
+
+    def news_text(self, steps: range) -> str:
+        """What history steps `steps` say to this board's viewer, briefly: the chance draws,
+        the bots' moves and moves made at other boards (a move a person makes here is not told
+        back), each as this viewer may read it (a hidden step never names what it hides)."""
+        match = self.match
+        lines = []
+        for i in steps:
+            entry = match.history[i]
+            if (entry.kind == "action" and entry.seat not in self.control.bots
+                    and self._can_act(entry.seat)):
+                continue  # played on this board (or one like it) by a person
+            lines.append(self.step_text(entry, line=True).rstrip("."))
+        if len(lines) > NEWS_LINES:
+            lines = [f"{len(lines) - NEWS_LINES + 1} steps", *lines[-(NEWS_LINES - 1):]]
+        return ". ".join(lines) + ("." if lines else "")
+
+    def _tell_news(self) -> None:
+        """After a move or a draw, the steps since the last news, and a new round."""
+        match = self.match
+        told, end = self._news_told, match.position
+        where = (match.round, match.phase)
+        moved = self.control.last_change in ("action", "chance") and end > told
+        self._news_told = end
+        if not moved:  # undo, the timeline, an edit, a redraw: nothing new happened
+            self._news_where = where
+            return
+        text = self.news_text(range(told, end))
+        if where[0] != self._news_where[0] and not match.is_over:  # a new round (phases
+            # come and go with each seat's turn in some games: each line names its phase)
+            phase = f", {match.phase} phase" if len(match.rules.phases) > 1 else ""
+            text = (text + " " if text else "") + f"Round {match.round}{phase}."
+        self._news_where = where
+        if text:
+            self._news_count += 1
+            self.news = {"text": _clip(text), "n": self._news_count}
 
     # -- game boards refine these --------------------------------------------------------------
     def drawing_options(self) -> dict[str, Any]:
@@ -914,6 +994,26 @@ class Board(anywidget.AnyWidget):
         """The words for a step of a choice's path (a button leading to several choices, or a
         step a screen reader announces as selected); games name their catalogue's ids."""
         return key
+
+    def key_action(self, path: list[str], choices: list[dict[str, Any]]) -> str:
+        """What activating the last key of `path` (a drawn element) does, given the sent
+        `choices` it plays or leads to: the choice's label, else what their labels share
+        ("explore 2,0, paying 1 canvas or wood"). Games may word it better."""
+        if len(choices) == 1 and choices[0]["path"] == path and not choices[0].get("partial"):
+            return str(choices[0]["label"])
+        count = sum(c.get("count", 1) for c in choices)
+        return shared_words([str(c["label"]) for c in choices], count)
+
+    def _key_actions(self, choices: list[dict[str, Any]], svg: str) -> list[list[Any]]:
+        drawn = {html.unescape(key) for key in re.findall(r'data-key="([^"]*)"', svg)}
+        leads_to: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for choice in choices:
+            path = choice["path"]
+            for i, key in enumerate(path):
+                if key in drawn:
+                    leads_to.setdefault(tuple(path[: i + 1]), []).append(choice)
+        return [[list(path), self.key_action(list(path), found)]
+                for path, found in leads_to.items()]
 
     def _step_labels(self, choices: list[dict[str, Any]]) -> dict[str, str]:
         keys = {key for choice in choices for key in choice["path"]}
@@ -964,6 +1064,7 @@ class ZoomableBoard(Board):
     its drawing options."""
 
     zooms: ClassVar[tuple[float, ...]] = (1.0, 1.5, 2.0, 3.0)
+    explorable_map = t.Bool(True).tag(sync=True)
     zoom = t.Float(1.0).tag(sync=False)
 
     def drawing_options(self) -> dict[str, Any]:

@@ -14,10 +14,12 @@ PICK_MOVE = ("[c['path'] for c in board.choices "
 
 # Each view's drawing and the whole drawing parsed as the board parses it, compared element by
 # element, attribute order aside. What the board itself adds to clickable elements (legal,
-# selected, recent, role, tabindex, aria-*) is left out on both sides.
+# selected, recent, role, tabindex, aria-*, an action said before the name) is left out on both
+# sides.
 COMPARE_JS = """
 (svgText) => {
-  const MANAGED = ["role", "tabindex", "aria-disabled", "aria-pressed"];
+  const MANAGED = ["role", "tabindex", "aria-disabled", "aria-pressed", "data-action",
+    "data-drawn-label"];
   const MARKS = ["legal", "selected", "recent"];
   const canon = (el) => {
     const keyed = el.hasAttribute("data-key");
@@ -25,6 +27,10 @@ COMPARE_JS = """
     for (const a of el.attributes) {
       let value = a.value;
       if (keyed && MANAGED.includes(a.name)) continue;
+      // An element that says its action keeps the drawing's own name aside (board.js).
+      if (keyed && a.name === "aria-label" && el.hasAttribute("data-action")) {
+        value = el.getAttribute("data-drawn-label");
+      }
       if (keyed && a.name === "class") {
         value = value.split(/\\s+/).filter((c) => c && !MARKS.includes(c)).join(" ");
         if (!value) continue;

@@ -145,6 +145,27 @@ class GameBoard(ZoomableBoard):
                 return f"mark {possessive(rules.faction_of[int(gate)].name)} gate"
         return key
 
+    def key_action(self, path: list[str], choices: list[dict[str, Any]]) -> str:
+        """A well says which spires it can take, a spire which upgrades, rather than every
+        order of starting upgrades."""
+        actions = [c.get("action") or {} for c in choices]
+        kinds = {a.get("type") for a in actions}
+        if len(path) == 1 and len(choices) > 1 and kinds in ({"construct"}, {"upgrade"}):
+            rules, state = self.game_rules, self.match.state
+            cat, at = rules.catalogue, path[0][4:]
+            if kinds == {"construct"}:
+                names = list(dict.fromkeys(with_article(cat.spires[a["spire"]].name)
+                                           for a in actions))
+                said = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+                return f"construct {said} on the well at {at}"
+            spire = next((sp for sp in state.spires if sp.hex == at), None)
+            words = list(dict.fromkeys(_UPGRADE_WORDS.get(a["kind"], a["kind"])
+                                       for a in actions))
+            said = f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else words[0]
+            name = cat.spires[spire.kind].name if spire is not None else "spire"
+            return f"upgrade the {name} at {at}: {said}"
+        return super().key_action(path, choices)
+
     def seat_label(self, seat: int, view: dict) -> str:
         name = view["board"]["factions"][seat]["name"]
         return f"Seat {seat}: {name} (gate {view['sides'][seat]['gate']})"

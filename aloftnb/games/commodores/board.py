@@ -44,6 +44,15 @@ class GameBoard(ZoomableBoard):
             return f"{action.type} 1 {cat.resource_name(p['resource'])}"
         return rules.action_text(self.match.state, action)
 
+    def key_action(self, path: list[str], choices: list[dict[str, Any]]) -> str:
+        """A move target names the ship it moves ("move ship 1 to corner 2,-1,S")."""
+        state = self.match.state
+        actions = [c.get("action") or {} for c in choices]
+        if (len(actions) == 1 and actions[0].get("type") == "move" and state.active >= 0
+                and path == choices[0]["path"]):
+            return f"move ship {state.ships[state.active].captain} to corner {actions[0]['to']}"
+        return super().key_action(path, choices)
+
     def seat_label(self, seat: int, view: dict) -> str:
         goals = len(view["completed"][seat])
         return f"Seat {seat} ({goals} goal{'s' if goals != 1 else ''})"

@@ -63,6 +63,39 @@ def _within(name: str, radius: int) -> bool:
     return max(abs(q), abs(r), abs(q + r)) <= radius
 
 
+def _corner_touches(corner: str) -> list[str]:
+    """The spaces a corner touches: its own hex, then the two across from it."""
+    q, r, d = corner.split(",")
+    qi, ri = int(q), int(r)
+    if d == "N":
+        return [f"{qi},{ri}", f"{qi},{ri - 1}", f"{qi + 1},{ri - 1}"]
+    return [f"{qi},{ri}", f"{qi},{ri + 1}", f"{qi - 1},{ri + 1}"]
+
+
+def _space_words(name: str, hexes: dict[str, dict[str, Any]], d: dict[str, Any]) -> str:
+    """A space as a corner's neighbour: "the wood hex at 0,0 (number 4)", "empty sky at 1,0"."""
+    h = hexes.get(name)
+    if h is None:
+        return f"empty sky at {name}"
+    kind = h["kind"]
+    if "health" in h:
+        return f"the leviathan {d['leviathans'].get(kind, {'name': kind})['name']} at {name}"
+    if kind == "merchant":
+        return f"the merchant hex at {name}"
+    number = h.get("number", 0)
+    return (f"the {d['resources'].get(kind, kind)} hex at {name}"
+            + (f" (number {number})" if number else ""))
+
+
+def _around(corner: str, hexes: dict[str, dict[str, Any]], d: dict[str, Any]) -> str:
+    """Where a corner is, for a screen reader: the spaces of the sky around it."""
+    around = [_space_words(n, hexes, d) for n in _corner_touches(corner)
+              if _within(n, d["radius"])]
+    if len(around) > 1:
+        return f"between {', '.join(around[:-1])} and {around[-1]}"
+    return f"by {around[0]}" if around else "at the sky's edge"
+
+
 def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: float = 1.0,
                **_: Any) -> str:
     d = view["derived"]
@@ -114,7 +147,8 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
         if corner not in ships:
             x, y = at(*_corner_xy(corner))
             hit_r = max(5, size * 0.16)
-            out.append(f'<g data-key="corner:{corner}" aria-label="corner {corner}, empty">'
+            label = f"corner {corner}, empty, {_around(corner, hexes, d)}"
+            out.append(f'<g data-key="corner:{corner}" aria-label="{_attr(label)}">'
                        f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{hit_r:.1f}"'
                        ' fill="#ffffff" fill-opacity="0.01" stroke="none"/>'
                        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2" fill="#8595a6"/></g>')
@@ -222,7 +256,9 @@ def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict
     done = ship["ship"] in view["acted"] or ship["new"]
     r = max(8, size * 0.22)
     x, y = xy
-    label = (f"seat {seat}'s ship {captain}, {card['name']}: move {stats.get('move')}, forage "
+    where = f"corner {ship['corner']} {_around(ship['corner'], view['hexes'], d)}"
+    label = (f"seat {seat}'s ship {captain}, {card['name']}, at {where}: move "
+             f"{stats.get('move')}, forage "
              f"{stats.get('forage')}, plunder {stats.get('plunder')}"
              + (", can build" if stats.get("builds") else "")
              + (", acting now" if acting else ", done this turn" if done else ""))
