@@ -310,7 +310,7 @@ def test_a_drawn_element_that_plays_something_names_the_action_along_random_game
                 kind, path = choice["action"]["type"], tuple(choice["path"])
                 if kind == "move":
                     captain = state.ships[state.active].captain
-                    assert phrases[path] == f"move ship {captain} to corner {path[0][7:]}"
+                    assert phrases[path] == f"move ship {captain} here"
                 elif kind in ("explore", "terraform"):
                     pays = {c["action"]["pay"] for c in board.choices
                             if c["path"][0] == path[0] and c["action"]["type"] == kind}

@@ -114,13 +114,13 @@ def test_commodores_ships_actions_and_news_reach_a_screen_reader(lab_server, lab
     found = names(board)
     for corner in moves:
         label = found[f"corner:{corner}"]["label"]
-        assert label.startswith(f"move ship 1 to corner {corner}, corner {corner}, empty, "), label
+        assert label.startswith(f"move ship 1 here, corner {corner}, empty, "), label
     unplayable = [n for n in found.values() if not n["legal"] and not n["selected"]]
     assert len(unplayable) > 10
     assert all(n["role"] == "img" and n["disabled"] is None for n in unplayable)
     tree_buttons = buttons_in_tree(board)
     assert len(tree_buttons) == sum(n["legal"] or n["selected"] for n in found.values())
-    assert any(b.startswith(f"move ship 1 to corner {moves[0]}") for b in tree_buttons)
+    assert any(b.startswith(f"move ship 1 here, corner {moves[0]}") for b in tree_buttons)
     # A name shown with its action comes back alone once the element is no longer playable.
     corner = kernel.eval_json("move_to_explore()")
     assert corner, "seed 11 gives the starter a corner from which to explore"

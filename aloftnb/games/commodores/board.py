@@ -45,12 +45,13 @@ class GameBoard(ZoomableBoard):
         return rules.action_text(self.match.state, action)
 
     def key_action(self, path: list[str], choices: list[dict[str, Any]]) -> str:
-        """A move target names the ship it moves ("move ship 1 to corner 2,-1,S")."""
+        """A move target names the ship it moves ("move ship 1 here"; the corner's own name
+        follows, so it is not said twice)."""
         state = self.match.state
         actions = [c.get("action") or {} for c in choices]
         if (len(actions) == 1 and actions[0].get("type") == "move" and state.active >= 0
                 and path == choices[0]["path"]):
-            return f"move ship {state.ships[state.active].captain} to corner {actions[0]['to']}"
+            return f"move ship {state.ships[state.active].captain} here"
         return super().key_action(path, choices)
 
     def seat_label(self, seat: int, view: dict) -> str:
