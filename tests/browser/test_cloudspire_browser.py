@@ -47,7 +47,8 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     construct = kernel.eval_json("first('construct')")
     at, spire = construct["at"], construct["spire"]
     order = kernel.eval_json(f"match.rules.start_orders['{spire}'][1]")
-    board.locator(f'[data-key="hex:{at}"]').click()
+    # Map clicks wait for `.legal`: Python may have played the last step before this view redrew.
+    board.locator(f'[data-key="hex:{at}"].legal').click()
     board.locator(f'.aloft-menu [data-menu-key="construct {spire}"]').click()
     board.locator(f'.aloft-menu [data-menu-key="upgrades {order} (bottom first)"]').click()
     wait_until(lambda: kernel.eval_json("[sp.hex for sp in match.state.spires]") == [at],
@@ -64,7 +65,7 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     where = upgrade["at"]
     before = kernel.eval_json(f"next(sp.upgrades for sp in match.state.spires "
                               f"if sp.hex == '{where}')")
-    board.locator(f'[data-key="hex:{where}"]').click()
+    board.locator(f'[data-key="hex:{where}"].legal').click()
     board.locator('.aloft-menu [data-menu-key="attack upgrade"]').click()
     wait_until(lambda: kernel.eval_json(f"next(sp.upgrades for sp in match.state.spires "
                                         f"if sp.hex == '{where}')") == before + "A",
@@ -85,8 +86,8 @@ def test_a_build_and_an_onslaught_step_by_clicking(lab_server, lab, wait_until):
     attack = kernel.eval_json("first('attack')")
     steps = kernel.eval_json("len(match.history)")
     unit, target = attack["at"], attack["target"]
-    board.locator(f'[data-key="hex:{unit}"]').click()
-    board.locator(f'[data-key="hex:{target}"]').click()
+    board.locator(f'[data-key="hex:{unit}"].legal').click()
+    board.locator(f'[data-key="hex:{target}"].legal').click()
     wait_until(lambda: kernel.eval_json("len(match.history)") > steps, what="the attack")
     assert kernel.eval_json(f"match.history[{steps}].action.to_dict()") == attack
     board.locator(".aloft-log").get_by_text(f"attacks {target}").first.wait_for()

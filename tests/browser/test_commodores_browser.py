@@ -43,11 +43,12 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     wait_until(lambda: kernel.eval_json("match.phase") == "ships", what="the forage to be played")
 
     # Pick the starter on the map, then move it by clicking a corner.
-    board.locator('[data-key="ship:0:1"]').click()
+    # Map clicks wait for `.legal`: Python may have played the last step before this view redrew.
+    board.locator('[data-key="ship:0:1"].legal').click()
     wait_until(lambda: kernel.eval_json("match.state.active") == 0, what="the ship to be picked")
     corner = kernel.eval_json("move_to_explore_and_build()")
     assert corner, "seed 11 gives the starter a corner from which to explore and build"
-    board.locator(f'[data-key="corner:{corner}"]').click()
+    board.locator(f'[data-key="corner:{corner}"].legal').click()
     wait_until(lambda: kernel.eval_json("match.state.to_dict()['ships'][0]['corner']") == corner,
                what="the move")
 
@@ -55,7 +56,7 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     space = kernel.eval_json("next(a.space for a in match.legal_actions() "
                              "if a.type == 'explore')")
     hexes_before = kernel.eval_json("len(match.state.to_dict()['hexes'])")
-    board.locator(f'[data-key="space:{space}"]').click()
+    board.locator(f'[data-key="space:{space}"].legal').click()
     board.locator('.aloft-menu .aloft-choice', has_text="paying 1 canvas").click()
     wait_until(lambda: kernel.eval_json("len(match.state.to_dict()['hexes'])") == hexes_before + 1,
                what="the explored hex to be placed")
@@ -68,7 +69,7 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     board.locator('.aloft-menu [data-menu-key="build a Sloop"]').click()
     at = kernel.eval_json("next(a.at for a in match.legal_actions() "
                           "if a.type == 'build' and a.ship == 'basic')")
-    board.locator(f'[data-key="corner:{at}"]').click()
+    board.locator(f'[data-key="corner:{at}"].legal').click()
     wait_until(lambda: kernel.eval_json("len(match.state.ships)") == 4, what="the build")
     assert kernel.eval_json("[s.kind for s in match.state.ships if s.owner == 0]") == [
         "starter", "basic"]
