@@ -200,13 +200,14 @@ class _Node:
     """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
     clones (OpenSpiel deep-copies a Python state's attributes on every clone)."""
 
-    __slots__ = ("action", "infos", "legal", "mover", "parent", "rules", "state")
+    __slots__ = ("action", "chance", "infos", "legal", "mover", "parent", "rules", "state")
 
     def __init__(self, parent, action, mover, state, rules) -> None:
         self.parent, self.action, self.mover, self.state, self.rules = (
             parent, action, mover, state, rules)
         self.infos: dict[int, str] = {}  # information state strings, computed when asked
         self.legal: list[int] | None = None  # the legal indices, computed when asked
+        self.chance: list[tuple[int, float]] | None = None  # (index, probability), likewise
 
     def __deepcopy__(self, memo):
         return self
@@ -301,11 +302,16 @@ class AloftnbState(pyspiel.State):
         return node.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        rules, state = self.rules, self._node.state
-        if rules.traits.chance == "sampled":
-            outcome = rules.sample_chance(state, chance_rng(self._seed, self.move_number()))
-            return [(rules.chance_to_index(outcome), 1.0)]
-        return sorted((rules.chance_to_index(o), p) for o, p in rules.chance_outcomes(state))
+        node = self._node
+        if node.chance is None:  # kept on the step: legal_actions and apply ask for it too
+            rules, state = self.rules, node.state
+            if rules.traits.chance == "sampled":
+                outcome = rules.sample_chance(state, chance_rng(self._seed, self.move_number()))
+                node.chance = [(rules.chance_to_index(outcome), 1.0)]
+            else:
+                node.chance = sorted((rules.chance_to_index(o), p)
+                                     for o, p in rules.chance_outcomes(state))
+        return list(node.chance)
 
     def _apply_action(self, action: int) -> None:
         rules, node = self.rules, self._node
