@@ -689,10 +689,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     def describe_chance(self, s: CloudspireState, outcome: CloudspireAction) -> str:
         if outcome.type == "roll":
             return f"the spire die rolled {outcome.pips}" + self._then(s, outcome)
+        return f"drew {self._card_name(outcome.card)} ({s.draw})" + self._then(s, outcome)
+
+    def _card_name(self, card: str) -> str:
+        """A drawn card's display name (an event, chip, earthscape or landmark face)."""
         cat = self.catalogue
-        names: dict[str, Any] = {**cat.events, **cat.chips, **cat.earthscapes, **cat.faces}
-        entry = names.get(outcome.card)
-        return f"drew {entry.name if entry else outcome.card} ({s.draw})" + self._then(s, outcome)
+        for deck in (cat.events, cat.chips, cat.earthscapes, cat.faces):
+            if card in deck:
+                return deck[card].name
+        return card
 
     def automatic_steps(self, s: CloudspireState, action: CloudspireAction) -> list[str]:
         """What the rules do by themselves after `action`, in words: the marches that follow
@@ -713,10 +718,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     def chance_choice_label(self, s: CloudspireState, outcome: CloudspireAction) -> str:
         if outcome.type == "roll":
             return f"roll {outcome.pips} on the spire die"
-        cat = self.catalogue
-        names: dict[str, Any] = {**cat.events, **cat.chips, **cat.earthscapes, **cat.faces}
-        entry = names.get(outcome.card)
-        return f"draw {entry.name if entry else outcome.card} ({s.draw})"
+        return f"draw {self._card_name(outcome.card)} ({s.draw})"
 
     # -- applying actions ----------------------------------------------------------------------
     def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:

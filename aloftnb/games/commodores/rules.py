@@ -544,15 +544,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"the Beacon number is {outcome.number}"
         if kind == "ship_type":
             return f"in the shipyard: {self.types[outcome.ship].name}"
-        if kind == "hex":
-            where = self.geometry.space_name(s.target)
-            if outcome.kind in self.leviathan_ids:
-                lv = cat.leviathan(outcome.kind)
-                return f"drew a leviathan, {lv.name}, at {where}"
-            if outcome.kind == MERCHANT:
-                return f"drew a merchant hex at {where}"
-            return f"drew {with_article(cat.resource_name(outcome.kind))} hex at {where}"
-        return f"drew number {outcome.number} for {self.geometry.space_name(s.target)}"
+        return f"drew {self._drawn(s, outcome)}"  # a hex or a number token
 
     def chance_choice_label(self, s: CommodoresState, outcome: CommodoresAction) -> str:
         cat = self.catalogue
@@ -565,14 +557,18 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"make {outcome.number} the Beacon number"
         if kind == "ship_type":
             return f"put {self.types[outcome.ship].name} in the shipyard"
-        if kind == "hex":
-            where = self.geometry.space_name(s.target)
-            if outcome.kind in self.leviathan_ids:
-                return f"draw a leviathan, {cat.leviathan(outcome.kind).name}, at {where}"
-            if outcome.kind == MERCHANT:
-                return f"draw a merchant hex at {where}"
-            return f"draw {with_article(cat.resource_name(outcome.kind))} hex at {where}"
-        return f"draw number {outcome.number} for {self.geometry.space_name(s.target)}"
+        return f"draw {self._drawn(s, outcome)}"  # a hex or a number token
+
+    def _drawn(self, s: CommodoresState, outcome: CommodoresAction) -> str:
+        """What a hex or number-token draw puts on the map, for the log and the chance menu."""
+        where = self.geometry.space_name(s.target)
+        if outcome.type != "hex":
+            return f"number {outcome.number} for {where}"
+        if outcome.kind in self.leviathan_ids:
+            return f"a leviathan, {self.catalogue.leviathan(outcome.kind).name}, at {where}"
+        if outcome.kind == MERCHANT:
+            return f"a merchant hex at {where}"
+        return f"{with_article(self.catalogue.resource_name(outcome.kind))} hex at {where}"
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
