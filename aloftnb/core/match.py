@@ -25,8 +25,8 @@ from typing import Any
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
 from .chance import chance_rng
-from .options import is_whole_number, whole_number_problem
-from .registry import make_rules
+from .options import NOT_SET, is_whole_number, whole_number_problem
+from .registry import make_rules, rules_class
 from .rules import Rules
 from .traits import Outcome
 
@@ -562,7 +562,8 @@ class Match:
         if not isinstance(data["timeline"], list):
             raise InvalidSave("'timeline' must be a list")
         try:
-            rules = make_rules(data["game"], data["players"], **data["options"])
+            options = _with_older_defaults(data["game"], data["options"])
+            rules = make_rules(data["game"], data["players"], **options)
             match = cls(rules, data["seed"], auto_chance=False)  # the save lists every outcome
         except AloftnbError as exc:
             raise InvalidSave(f"the save's game settings are invalid: {exc}") from None
@@ -627,6 +628,18 @@ class Match:
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
+
+
+def _with_older_defaults(game: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The save's options, with the value each option the save does not list had before the
+    option was added (Option.older_saves): a rule made optional later keeps its old form."""
+    try:
+        spec = rules_class(game).option_spec
+    except AloftnbError:
+        return options  # make_rules says what is wrong with the game's name
+    older = {name: option.older_saves for name, option in spec.items()
+             if name not in options and option.older_saves is not NOT_SET}
+    return {**options, **copy.deepcopy(older)}
 
 
 def _options_text(options: dict[str, Any]) -> str:

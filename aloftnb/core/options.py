@@ -14,6 +14,14 @@ from typing import Any
 from ..errors import InvalidOptions
 
 
+class _NotSet:
+    def __repr__(self) -> str:
+        return "NOT_SET"
+
+
+NOT_SET: Any = _NotSet()
+
+
 @dataclass(frozen=True)
 class Option:
     """One option of a game. `default=None` with `default_note`: "depends on other settings"."""
@@ -24,6 +32,9 @@ class Option:
     choices: tuple | None = None
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
     default_note: str | None = None
+    # The value a save written before this option existed is loaded with (NOT_SET: the default).
+    # An option that changes a rule takes the old rule here, so old saves replay as they were played.
+    older_saves: Any = field(default_factory=lambda: NOT_SET)
 
     def validate(self, value: Any) -> Any:
         # Same type and equal: True is not 1, and a list or an array never errors in the test.
