@@ -388,7 +388,7 @@ def test_save_of_a_finished_game_round_trips(finished_match):
 
 def test_save_is_versioned():
     data = json.loads(saved_match().to_json())
-    assert data["format"] == "aloftnb.match" and data["version"] == 2
+    assert data["format"] == "aloftnb.match" and data["version"] == 3
     assert data["game"] == "balloons" and data["seed"] == 11
     assert data["timeline"][5] == {"kind": "edit", "state": data["timeline"][5]["state"]}
 
@@ -427,7 +427,7 @@ TAMPERED_SAVES = [
     ("[" * 100_000 + "]" * 100_000, "not a JSON save"),
     ("[1, 2]", "a save must be a JSON object"),
     (tampered(_set(["format"], "chess.pgn")), "not an aloftnb match save"),
-    (tampered(_set(["version"], 3)), "save version 3 is not supported"),
+    (tampered(_set(["version"], 4)), "save version 4 is not supported"),
     (tampered(_delete("seed")), "the save has no 'seed'"),
     (tampered(_delete("timeline")), "the save has no 'timeline'"),
     (tampered(_delete("state")), "the save has no 'state'"),

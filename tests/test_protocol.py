@@ -132,7 +132,7 @@ def test_saves_record_drawn_and_forced_outcomes_and_replay_them_exactly():
     commit(match, 2, 0)
     match.resolve_chance()
     data = json.loads(match.to_json())
-    assert data["version"] == 2 and data["auto_chance"] is False
+    assert data["version"] == 3 and data["auto_chance"] is False
     assert data["timeline"][2] == {"kind": "chance", "outcome": {"type": "storm", "roll": 2},
                                    "forced": True}
     assert data["timeline"][5]["forced"] is False

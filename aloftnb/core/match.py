@@ -31,8 +31,10 @@ from .rules import Rules
 from .traits import Outcome
 
 SAVE_FORMAT = "aloftnb.match"
-SAVE_VERSION = 2  # 2 added chance steps and auto_chance; version 1 saves still load
-READABLE_VERSIONS = (1, 2)
+# 2 added chance steps and auto_chance. 3: saves hold game data only (no derived texts), the
+# state's form (Rules.state_form), and a catalogue's data rather than a path or "the shipped one".
+SAVE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 CHANCE_STEP_LIMIT = 100_000  # chance steps in a row before the match gives up (a rules bug)
 
 
@@ -330,7 +332,7 @@ class Match:
             raise InvalidState(
                 f"set_state takes a state dict or a {self.game} state, not {type(state).__name__}"
             )
-        self._push(HistoryEntry("edit", None, edited=self.rules.state_to_dict(new)), new)
+        self._push(HistoryEntry("edit", None, edited=self.rules.state_data(new)), new)
         self._settle()
         self._notify("edit")
 
@@ -441,10 +443,14 @@ class Match:
                      if entry.is_decision]
         replayed = 0
         stopped = ""
+        previous = 0  # the step number of the last decision replayed
         for number, entry in decisions:
             try:
+                # First the outcomes drawn between the last decision and this one, as many as
+                # there were: a forced outcome or an edit must land where it was made.
+                other._draw_pending(limit=number - previous - 1)
                 if entry.kind == "action":
-                    other._draw_pending()
+                    other._draw_pending()  # new options may add draws before a move
                     if other.current_player != entry.seat:
                         raise IllegalAction(f"seat {entry.seat} played it, but "
                                             f"{other._whose_turn()}")
@@ -457,10 +463,14 @@ class Match:
                 stopped = f"step {number} ({entry}) is refused now: {exc}"
                 break
             replayed += 1
+            previous = number
         if not stopped:
             # The draws that followed the last decision replayed (as many as there were).
-            last = decisions[-1][0] if decisions else 0
-            other._draw_pending(limit=upto - last)
+            other._draw_pending(limit=upto - previous)
+            if not options and (other._position != upto or other.rules.state_data(other.state)
+                                != self.rules.state_data(self.state_at(upto))):
+                stopped = (f"the replay reached step {other._position}, not the position "
+                           f"{upto} it replays, or another state there")
         other._auto_chance = self._auto_chance
         if other._auto_chance:
             other._settle()
@@ -519,10 +529,11 @@ class Match:
             "players": self.players,
             "seed": self.seed,
             "auto_chance": self._auto_chance,
-            "options": self.options,
+            "options": self.rules.options_for_save(),
             "timeline": [entry.to_dict() for entry, _ in self._timeline],
             "position": self._position,
-            "state": self.rules.state_to_dict(self.state),
+            "state_form": self.rules.state_form,
+            "state": self.rules.state_data(self.state),
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -540,18 +551,22 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: Any) -> Match:
+        """Load a save's dict: its timeline is played again step by step, every chance step
+        marked as drawn must be what the seed draws, and the result must be the saved state.
+        Anything else raises InvalidSave naming the problem. Loading never opens a file."""
         if not isinstance(data, dict):
             raise InvalidSave("a save must be a JSON object")
         if data.get("format") != SAVE_FORMAT:
-            raise InvalidSave(f"not an aloftnb match save (format is {data.get('format')!r})")
-        if data.get("version") not in READABLE_VERSIONS or isinstance(data.get("version"), bool):
+            raise InvalidSave(f"not an aloftnb match save (format is {data.get('format')!r:.60})")
+        version = data.get("version")
+        if version not in READABLE_VERSIONS or isinstance(version, bool):
             raise InvalidSave(
-                f"save version {data.get('version')!r} is not supported (this aloftnb reads "
+                f"save version {version!r:.60} is not supported (this aloftnb reads "
                 f"versions {', '.join(map(str, READABLE_VERSIONS))})"
             )
         auto_chance = data.get("auto_chance", True)
         if not isinstance(auto_chance, bool):
-            raise InvalidSave(f"'auto_chance' must be true or false, not {auto_chance!r}")
+            raise InvalidSave(f"'auto_chance' must be true or false, not {auto_chance!r:.60}")
         required = ("game", "players", "seed", "options", "timeline", "position", "state")
         missing = [key for key in required if key not in data]
         if missing:
@@ -561,42 +576,48 @@ class Match:
             raise InvalidSave("'options' must be an object whose keys are option names")
         if not isinstance(data["timeline"], list):
             raise InvalidSave("'timeline' must be a list")
+        form = data.get("state_form", 1)  # saves before version 3 hold the first form
+        if not is_whole_number(form) or form < 1:
+            raise InvalidSave(f"'state_form' must be a whole number >= 1, not {form!r:.60}")
+        _refuse_file_options(data["game"], data["options"])
         try:
             options = _with_older_defaults(data["game"], data["options"])
             rules = make_rules(data["game"], data["players"], **options)
             match = cls(rules, data["seed"], auto_chance=False)  # the save lists every outcome
         except AloftnbError as exc:
             raise InvalidSave(f"the save's game settings are invalid: {exc}") from None
+        if form > rules.state_form:
+            raise InvalidSave(f"the save's states have form {form}, newer than this aloftnb's "
+                              f"{rules.state_form} for {rules.name}: it was written by a later "
+                              "version")
         for number, step in enumerate(data["timeline"], start=1):
-            match._replay_step(number, step)
+            match._replay_step(number, step, form)
         match._auto_chance = auto_chance
         position = data["position"]
         if not is_whole_number(position):
-            raise InvalidSave(f"'position' must be a whole number, not {position!r}")
+            raise InvalidSave(f"'position' must be a whole number, not {position!r:.60}")
         if not 0 <= position <= len(match._timeline):
             raise InvalidSave(f"'position' {position} is outside the timeline")
         match._position = position
-        if rules.state_to_dict(match.state) != data["state"]:
-            raise InvalidSave(
-                "the saved state does not match the one its history leads to "
-                "(the file was edited or is corrupt)"
-            )
+        # The saved state is a check on the timeline (which decides): comparable only in its own
+        # form. Derived keys (texts for drawings) are never compared: rewording one breaks nothing.
+        if form == rules.state_form:
+            saved = data["state"]
+            if isinstance(saved, dict):
+                saved = {k: v for k, v in saved.items() if k not in rules.derived_keys}
+            if rules.state_data(match.state) != saved:
+                raise InvalidSave(
+                    "the saved state does not match the one its history leads to "
+                    "(the file was edited or is corrupt)"
+                )
         return match
 
-    def _replay_step(self, number: int, step: Any) -> None:
+    def _replay_step(self, number: int, step: Any, form: int) -> None:
         if not isinstance(step, dict) or step.get("kind") not in ("action", "chance", "edit"):
             raise InvalidSave(f"timeline step {number} is not an action, a chance step or an edit")
         try:
             if step["kind"] == "chance":
-                forced = step.get("forced", False)
-                if not isinstance(forced, bool):
-                    raise InvalidSave(f"timeline step {number}: 'forced' must be true or false")
-                state = self.state
-                if not self.rules.is_chance(state):
-                    raise InvalidSave(f"timeline step {number} is a chance outcome, but the game "
-                                      "was not at a chance step")
-                self._push_chance(state, self.rules.check_chance(state, step.get("outcome")),
-                                  forced)
+                self._replay_chance(number, step)
             elif step["kind"] == "action":
                 seat = self.current_player
                 if not is_whole_number(step.get("seat")) or step.get("seat") != seat:
@@ -606,9 +627,32 @@ class Match:
                     )
                 self.play(step.get("action"))
             else:
-                self.set_state(step.get("state"))
+                edited = step.get("state")
+                if isinstance(edited, dict) and form < self.rules.state_form:
+                    edited = self.rules.upgrade_state_dict(copy.deepcopy(edited), form)
+                self.set_state(edited)
         except (IllegalAction, InvalidState) as exc:
             raise InvalidSave(f"timeline step {number} cannot be replayed: {exc}") from None
+
+    def _replay_chance(self, number: int, step: dict[str, Any]) -> None:
+        forced = step.get("forced", False)
+        if not isinstance(forced, bool):
+            raise InvalidSave(f"timeline step {number}: 'forced' must be true or false")
+        state = self.state
+        if not self.rules.is_chance(state):
+            raise InvalidSave(f"timeline step {number} is a chance outcome, but the game "
+                              "was not at a chance step")
+        outcome = self.rules.check_chance(state, step.get("outcome"))
+        if not forced:
+            # A drawn outcome is the seed's: a save cannot say chance did something else.
+            drawn = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
+            if drawn != outcome:
+                raise InvalidSave(
+                    f"timeline step {number} says chance drew "
+                    f"{self.rules.describe_chance(state, outcome)!r:.120}, but this match's seed "
+                    f"draws {self.rules.describe_chance(state, drawn)!r:.120} there (an outcome "
+                    "a person chose must be marked forced; was the seed changed?)")
+        self._push_chance(state, outcome, forced)
 
     # -- display -------------------------------------------------------------------------------
     def board(self, **kwargs: Any):
@@ -628,6 +672,18 @@ class Match:
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
+
+
+def _refuse_file_options(game: Any, options: dict[str, Any]) -> None:
+    """A save holds a catalogue's data: a path in it would make loading read a local file."""
+    try:
+        spec = rules_class(game).option_spec
+    except AloftnbError:
+        return  # make_rules says what is wrong with the game's name
+    for name, option in spec.items():
+        if option.from_file and isinstance(options.get(name), str):
+            raise InvalidSave(f"the save's option {name!r} is a file path; a save holds the "
+                              f"{name}'s data itself, and loading a save never opens a file")
 
 
 def _with_older_defaults(game: Any, options: dict[str, Any]) -> dict[str, Any]:

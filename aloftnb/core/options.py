@@ -32,9 +32,11 @@ class Option:
     choices: tuple | None = None
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
     default_note: str | None = None
-    # The value a save written before this option existed is loaded with (NOT_SET: the default).
-    # An option that changes a rule takes the old rule here, so old saves replay as they were played.
+    # The value a save written before this option existed loads with (NOT_SET: the default).
+    # An option that changes a rule names the old rule here: old saves replay as they were played.
     older_saves: Any = field(default_factory=lambda: NOT_SET)
+    # The option may name a JSON file to read (a catalogue). Saves hold the data, never a path.
+    from_file: bool = False
 
     def validate(self, value: Any) -> Any:
         # Same type and equal: True is not 1, and a list or an array never errors in the test.

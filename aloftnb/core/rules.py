@@ -16,6 +16,7 @@ The protocol, in short (CONTRIBUTING.md has the long form):
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 import weakref
@@ -57,8 +58,12 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # Which action types each phase allows, so a refusal can say "only in the wind phase".
     # Phases not listed allow every type.
     phase_actions: ClassVar[dict[str, tuple[str, ...]]] = {}
-    # State-dict keys computed from the others; `Match.edit` drops them unless they are given.
+    # State-dict keys computed from the others (texts and figures for readers and drawings):
+    # `Match.edit` drops them unless they are given, and saves never hold them.
     derived_keys: ClassVar[tuple[str, ...]] = ()
+    # The shape of the state dict without its derived keys. Raise it whenever that shape changes
+    # and teach `upgrade_state_dict` the old shape: saves and their edits record the shape.
+    state_form: ClassVar[int] = 1
     # State-dict keys a dict may leave out: the reader fills in a default (e.g. a display text).
     optional_keys: ClassVar[tuple[str, ...]] = ()
     # A frozen dataclass of plain fields: its dict form and checked reader come for free.
@@ -117,6 +122,12 @@ class Rules(ABC, Generic[StateT, ActionT]):
         Random play must end within it; games that could run forever need a turn-limit option.
         """
         raise NotImplementedError(f"{self.name} declares no maximum length")
+
+    def options_for_save(self) -> dict[str, Any]:
+        """The options as a save records them: plain data a later version reads back to the same
+        rules. Games whose options default to shipped data (a catalogue) put that data in, so a
+        save does not change meaning when a later version ships other data."""
+        return copy.deepcopy(self.options)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -228,6 +239,18 @@ class Rules(ABC, Generic[StateT, ActionT]):
         if self.state_class is None:
             raise NotImplementedError(f"{self.name} needs state_to_dict, or a state_class")
         return record_to_dict(state)
+
+    def state_data(self, state: StateT) -> dict[str, Any]:
+        """The state dict without its derived keys: what saves record and compare."""
+        data = self.state_to_dict(state)
+        for key in self.derived_keys:
+            data.pop(key, None)
+        return data
+
+    def upgrade_state_dict(self, data: dict[str, Any], form: int) -> dict[str, Any]:
+        """A state dict of an older `state_form` (an edit in an old save) in today's shape.
+        Games that raise `state_form` add the step from each older form here."""
+        return data
 
     def state_from_dict(self, data: Any) -> StateT:
         """Build a state from its dict, checking structure and rule invariants (InvalidState).

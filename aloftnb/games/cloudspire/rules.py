@@ -13,6 +13,7 @@ Rulings are marked RULING and listed in the rules page with the test that pins e
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from collections import deque
@@ -28,7 +29,7 @@ from ...core.traits import Outcome, Traits
 from ...core.words import possessive, with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
 from ..commodores.geometry import geometry
-from .catalogue import Catalogue, load_catalogue
+from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
 from .state import (
     DRAWS,
     EMPTY,
@@ -197,8 +198,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                                    check=int_between(1, 30)),
         "catalogue": Option("catalogue", None, "map, factions, market, events and landmarks: "
                             "a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game"),
+                            default_note="data/catalogue.json, shipped with the game",
+                            from_file=True),
     }
+
+    # -- configuration -------------------------------------------------------------------------
+    def options_for_save(self) -> dict[str, Any]:
+        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
+        shipped numbers later changes no saved game."""
+        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
@@ -206,8 +214,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         source = opts["catalogue"]
         self.catalogue: Catalogue
         self.catalogue, data = load_catalogue(source)
+        self.catalogue_data = data
         if source is not None:
-            opts["catalogue"] = data  # saves record the catalogue the match was made with
+            # Saves record the catalogue the match was made with; the shipped data given as a
+            # dict (every save holds it) is the shipped catalogue.
+            opts["catalogue"] = None if data == shipped_catalogue_data() else data
         self.mode = opts["mode"]
         allowed = {"competitive": (2, 3, 4), "solo": (1,), "cooperative": (2, 3)}[self.mode]
         if self.players not in allowed:

@@ -152,6 +152,12 @@ def default_catalogue_data() -> dict[str, Any]:
     return data
 
 
+def shipped_catalogue_data() -> dict[str, Any]:
+    """The plain data of the catalogue shipped with the game (data/catalogue.json)."""
+    data: dict[str, Any] = packaged_json(__package__, "data/catalogue.json")
+    return data
+
+
 def load_catalogue(source: Any = None) -> tuple[Catalogue, dict[str, Any]]:
     """(the checked catalogue, its plain data) from None (the shipped one), a dict or a path."""
     data = json_data_option("catalogue", source, __package__, "data/catalogue.json")

@@ -14,6 +14,7 @@ only hidden information is which leviathans were set aside; bots determinize it.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import deque
 from typing import Any, ClassVar
@@ -25,7 +26,7 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...core.words import with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
-from .catalogue import MERCHANT, Catalogue, ShipType, load_catalogue
+from .catalogue import MERCHANT, Catalogue, ShipType, load_catalogue, shipped_catalogue_data
 from .geometry import DIRECTIONS, geometry
 from .state import (
     CHANCE_STEPS,
@@ -144,7 +145,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     option_spec: ClassVar[dict[str, Option]] = {
         "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
                             "supplies: a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game"),
+                            default_note="data/catalogue.json, shipped with the game",
+                            from_file=True),
         "turn_limit": Option("turn_limit", 40, "rounds after which the game stops (most goals "
                              "wins; nobody if nobody has a goal)", check=int_between(1, 500)),
         "radius": Option("radius", 4, "how far from the centre hexes may be placed (the table's "
@@ -154,15 +156,23 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     }
 
     # -- configuration -------------------------------------------------------------------------
+    def options_for_save(self) -> dict[str, Any]:
+        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
+        shipped numbers later changes no saved game."""
+        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
+
+    # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
         source = opts["catalogue"]
         self.catalogue: Catalogue
         self.catalogue, data = load_catalogue(source)
+        self.catalogue_data = data
         if source is not None:
             # RULING: a match keeps the file's contents, so saves load; for a dict or a Path as
             # well, a JSON copy (the save then records the catalogue the match was made with)
-            opts["catalogue"] = data
+            # The shipped data given as a dict (every save holds it) is the shipped catalogue.
+            opts["catalogue"] = None if data == shipped_catalogue_data() else data
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
