@@ -169,20 +169,30 @@ def test_a_smaller_catalogue_plays_a_whole_game():
 
 
 def test_a_path_object_loads_and_the_match_saves(tmp_path):
+    mine = default_catalogue_data()
+    mine["basic"]["name"] = "Skiff"
     path = tmp_path / "catalogue.json"
-    path.write_text(json.dumps(default_catalogue_data()), "utf-8")
+    path.write_text(json.dumps(mine), "utf-8")
     match = aloftnb.new_match("commodores", players=3, seed=2, catalogue=path)
-    assert match.options["catalogue"] == default_catalogue_data()
+    assert match.options["catalogue"] == mine
     assert Match.from_json(match.to_json()).state.to_dict() == match.state.to_dict()
+    # The shipped data, given as a file or a dict, is the shipped catalogue (as saves hold it).
+    path.write_text(json.dumps(default_catalogue_data()), "utf-8")
+    shipped = aloftnb.new_match("commodores", players=3, seed=2, catalogue=path)
+    assert shipped.options["catalogue"] is None
+    assert shipped.to_dict()["options"]["catalogue"] == default_catalogue_data()
 
 
 def test_changing_the_designers_dict_afterwards_changes_neither_the_match_nor_its_save():
     data = default_catalogue_data()
+    data["basic"]["name"] = "Skiff"
     match = aloftnb.new_match("commodores", players=3, seed=2, catalogue=data)
     data["supply"]["pool_cap"] = 3
     data["goals"].clear()
     assert match.rules.catalogue.pool_cap == 10
-    assert match.options["catalogue"] == default_catalogue_data()
+    assert match.options["catalogue"] == {**default_catalogue_data(),
+                                          "basic": {**default_catalogue_data()["basic"],
+                                                    "name": "Skiff"}}
     assert Match.from_json(match.to_json()).rules.catalogue.pool_cap == 10
 
 
