@@ -18,7 +18,8 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import InvalidGame, UnknownGame
-from .options import Option
+from .chance import CHANCE
+from .options import Option, _short_repr, whole_number_problem
 from .rules import Rules
 from .traits import Traits
 
@@ -37,6 +38,7 @@ _GAMES: dict[str, GameEntry] = {}
 _LOADED: dict[tuple[str, str], Any] = {}
 _ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
 _BUILDING_IN = False  # True only while the built-in games are registered, below
+BUILT_IN_GAMES: dict[str, GameEntry] = {}  # filled below, once the built-in games are in
 
 
 def _load(entry: GameEntry, part: str) -> Any:
@@ -49,6 +51,71 @@ def _load(entry: GameEntry, part: str) -> Any:
         _LOADED[key] = (value, getattr(import_module(module), attr) if attr
                         else import_module(module))
     return _LOADED[key][1]
+
+
+def _guarded(cls: type[Rules]) -> type[Rules]:
+    """`cls` with the answers library code relies on checked as they are given.
+
+    An outside game's mistake (no legal action in a position that is not over, a seat that does
+    not exist, a view that is not a dict) then raises InvalidGame naming the game and the method,
+    not an IndexError deep in a bot. Built-in games are known good and run unchecked.
+    """
+
+    def current_player(self: Rules, state: Any) -> int | None:
+        seat = cls.current_player(self, state)
+        if seat is not None and seat != CHANCE and whole_number_problem(seat, 0,
+                                                                        self.players - 1):
+            raise InvalidGame(f"{cls.name}: {cls.__name__}.current_player returned "
+                              f"{_short_repr(seat)}, which is no seat of {self.players}, CHANCE "
+                              "or None")
+        return seat
+
+    def legal_actions(self: Rules, state: Any) -> list[Any]:
+        actions = cls.legal_actions(self, state)
+        if not isinstance(actions, list):
+            raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned "
+                              f"{_short_repr(actions)}, not a list")
+        if not actions and cls.current_player(self, state) not in (None, CHANCE):
+            raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned no action "
+                              "for the seat to move in a game that is not over")
+        return actions
+
+    def view(self: Rules, state: Any, seat: int | None) -> dict[str, Any]:
+        seen = cls.view(self, state, seat)
+        if not isinstance(seen, dict):
+            raise InvalidGame(f"{cls.name}: {cls.__name__}.view returned "
+                              f"{_short_repr(seen)}, not a dict")
+        return seen
+
+    def __reduce__(self: Rules) -> tuple[Any, ...]:
+        # pickled as the game's own class, guarded again when it is read back
+        return _guarded_instance, (cls, self.__dict__.copy())
+
+    methods = {"current_player": current_player, "legal_actions": legal_actions, "view": view,
+               "__reduce__": __reduce__, "__module__": cls.__module__,
+               "__qualname__": cls.__qualname__, "__doc__": cls.__doc__}
+    return type(cls.__name__, (cls,), methods)
+
+
+_GUARDED: dict[type, type] = {}
+
+
+def _guarded_class(cls: type[Rules]) -> type[Rules]:
+    if cls not in _GUARDED:
+        _GUARDED[cls] = _guarded(cls)
+    return _GUARDED[cls]
+
+
+def _guarded_instance(cls: type[Rules], attributes: dict[str, Any]) -> Rules:
+    rules = object.__new__(_guarded_class(cls))
+    rules.__dict__.update(attributes)
+    return rules
+
+
+def _rules_part(entry: GameEntry) -> type[Rules]:
+    """The rules class a registered game is played with (guarded when it comes from outside)."""
+    cls = _load(entry, "rules")
+    return cls if BUILT_IN_GAMES.get(entry.name) == entry else _guarded_class(cls)
 
 
 def register(rules: Any, target: Any = None, *, name: str | None = None, board: Any = None,
@@ -147,7 +214,7 @@ def _entry(game: str) -> GameEntry:
 
 
 def rules_class(game: str) -> type[Rules]:
-    return _load(_entry(game), "rules")
+    return _rules_part(_entry(game))
 
 
 def board_class(game: str) -> Any:
@@ -195,4 +262,4 @@ register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
          board="aloftnb.games.cloudspire.board:GameBoard",
          hooks="aloftnb.games.cloudspire.metrics")
 _BUILDING_IN = False
-BUILT_IN_GAMES = dict(_GAMES)  # what a fresh process knows without any register() call
+BUILT_IN_GAMES.update(_GAMES)  # what a fresh process knows without any register() call
