@@ -46,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
 from .core import registry
 from .core.bots import MAX_EXPLORATION, MAX_ITERATIONS, Bot
 from .core.chance import CHANCE, chance_rng
-from .core.options import number_problem, whole_number_problem
+from .core.options import number_problem, seed_problem, whole_number_problem
 from .core.returns import outcome_returns, return_bounds, shared_returns
 from .core.rules import Rules, declares_encoding
 from .errors import AloftnbError, IllegalAction, InvalidOptions
@@ -160,9 +160,9 @@ class AloftnbGame(pyspiel.Game):
         spec = parameter_specification(cls)
         params = {**spec, **(params or {})}
         players, seed, options = options_from_parameters(cls, params)
-        if whole_number_problem(seed, 0):  # as Match refuses it
-            raise InvalidOptions(f"{cls.name}: seed must be a non-negative whole number, "
-                                 f"not {seed!r:.60}")
+        problem = seed_problem(seed)  # as Match refuses it
+        if problem:
+            raise InvalidOptions(f"{cls.name}: seed {problem}")
         rules = cls(players, **options)
         if not rules.has_encoding:
             raise AloftnbError(f"{cls.name} declares no action and observation encoding, so it "
@@ -411,9 +411,18 @@ for _name in registry.game_names():
 registry.on_register(_register_quietly)
 
 
+# pyspiel keeps a game's integer parameters as C++ ints.
+OPENSPIEL_SEED_LIMIT = 2**31
+
+
 def load_game(game: str, players: int | None = None, seed: int = 0,
               **options: Any) -> AloftnbGame:
     """The pyspiel game of an aloftnb game: `load_game("balloons", players=3, edition="choice")`."""
+    problem = seed_problem(seed)
+    if not problem and seed >= OPENSPIEL_SEED_LIMIT:
+        problem = f"must be below 2**31 here (OpenSpiel's parameters are 32-bit), not {seed}"
+    if problem:  # pyspiel itself would only say it cannot cast the value
+        raise InvalidOptions(f"{game}: seed {problem}")
     params: dict[str, Any] = {"seed": seed, **options}
     if players is not None:
         params["players"] = players

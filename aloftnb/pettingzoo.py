@@ -38,6 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
 from .core.chance import chance_rng
+from .core.options import seed_problem
 from .core.registry import rules_class
 from .core.returns import outcome_returns
 from .core.rules import Rules
@@ -103,6 +104,8 @@ class AloftnbEnv(AECEnv):
 
     # -- the game ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None and seed_problem(seed):  # as Match refuses it; nothing is reset
+            raise InvalidOptions(f"reset: seed {seed_problem(seed)}")
         if seed is not None:
             self._seeds.seed(seed)
         self.game_seed = self._seeds.randrange(2**31) if seed is None else seed

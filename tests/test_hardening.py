@@ -266,3 +266,107 @@ def test_a_save_dict_whose_options_have_non_text_keys_is_invalid_save():
     data["options"] = {0: None}
     with pytest.raises(InvalidSave, match="'options' must be an object whose keys"):
         aloftnb.Match.from_dict(data)
+
+
+# -- clean refusals of issue 18, item 9 ----------------------------------------------------------
+@pytest.mark.parametrize("game, players", [("balloons", 3), ("alu", 2), ("commodores", 3),
+                                           ("cloudspire", 2)])
+@pytest.mark.parametrize("seed, problem", [
+    (10**5000, "below 2\\*\\*64"), (2**64, "below 2\\*\\*64"), (-1, "at least 0"),
+], ids=["10**5000", "2**64", "-1"])
+def test_a_seed_has_an_upper_bound_so_every_match_can_be_saved(game, players, seed, problem):
+    with pytest.raises(aloftnb.errors.AloftnbError, match=f"seed must be {problem}"):
+        aloftnb.new_match(game, players=players, seed=seed)
+    largest = aloftnb.new_match(game, players=players, seed=2**64 - 1)
+    assert aloftnb.Match.from_json(largest.to_json()).seed == 2**64 - 1
+
+
+def test_the_adapters_and_simulate_bound_the_seed_too():
+    openspiel = pytest.importorskip("aloftnb.openspiel")
+    with pytest.raises(InvalidOptions, match="seed must be below 2\\*\\*64"):
+        openspiel.load_game("alu", players=2, seed=10**5000)
+    with pytest.raises(InvalidOptions, match="below 2\\*\\*31 here"):  # pyspiel's ints
+        openspiel.load_game("alu", players=2, seed=2**31)
+    from aloftnb.pettingzoo import env
+    environment = env("alu")
+    with pytest.raises(InvalidOptions, match="reset: seed must be below 2\\*\\*64"):
+        environment.reset(seed=10**5000)
+    with pytest.raises(aloftnb.errors.AloftnbError, match="seed must be below 2\\*\\*64"):
+        aloftnb.simulate("alu", players=2, games=1, seed=2**64)
+
+
+def _deep(levels):
+    doc: dict = {}
+    inner = doc
+    for _ in range(levels):
+        inner["a"] = {}
+        inner = inner["a"]
+    return doc
+
+
+@pytest.mark.parametrize("game, players", [("commodores", 3), ("cloudspire", 2)])
+@pytest.mark.parametrize("catalogue, problem", [
+    (_deep(1000), "nested too deeply"),
+    ("x" * 5000, "catalogue: no file 'xxx"),
+    ("a\x00b", "catalogue: no file"),
+], ids=["1000-deep", "5000-char-path", "nul-in-path"])
+def test_a_catalogue_too_deep_or_a_path_too_long_is_refused(game, players, catalogue, problem):
+    with pytest.raises(InvalidOptions, match=problem):
+        aloftnb.new_match(game, players=players, catalogue=catalogue)
+
+
+def test_a_catalogue_path_too_long_is_refused_through_openspiel_too():
+    openspiel = pytest.importorskip("aloftnb.openspiel")
+    with pytest.raises(InvalidOptions, match="catalogue: no file"):
+        openspiel.load_game("commodores", players=3, catalogue="x" * 5000)
+
+
+def _shipped(game):
+    from aloftnb.core.options import packaged_json
+    return packaged_json(f"aloftnb.games.{game}", "data/catalogue.json")
+
+
+def test_a_goal_kind_that_is_a_list_is_refused_naming_the_field():
+    catalogue = _shipped("commodores")
+    catalogue["goals"]["armada"]["kind"] = ["ships"]
+    with pytest.raises(InvalidOptions, match=r"goals\.armada\.kind must be one of"):
+        aloftnb.new_match("commodores", players=3, catalogue=catalogue)
+
+
+def test_an_island_hex_that_is_a_list_is_refused_naming_the_field():
+    catalogue = _shipped("cloudspire")
+    island = next(iter(catalogue["map"]["islands"]))
+    catalogue["map"]["islands"][island][0] = [0, 0]
+    with pytest.raises(InvalidOptions, match=rf"map\.islands\.{island}\[0\] must be a hex"):
+        aloftnb.new_match("cloudspire", players=2, catalogue=catalogue)
+
+
+@pytest.mark.parametrize("name", ["0:¹", "0:٣", "0:" + "1" * 5000, "¹:1"],
+                         ids=["superscript", "arabic-indic", "5000-digits", "superscript-seat"])
+def test_a_commodores_ship_name_must_be_seat_and_captain_in_ascii_digits(name):
+    match = aloftnb.new_match("commodores", players=3, seed=1)
+    while match.is_chance or match.phase == "setup":
+        if match.is_chance:
+            match.resolve_chance()
+        else:
+            match.play(match.legal_actions()[0])
+    data = match.state.to_dict()
+    assert data["ships"], "the set-up places ships"
+    data["ships"][0]["ship"] = name
+    before = unchanged(match)
+    with pytest.raises(InvalidState, match=r"ships\[0\]\.ship must be \"seat:captain\""):
+        match.set_state(data)
+    assert unchanged(match) == before
+
+
+@pytest.mark.parametrize("key", ["ship:0,0,X", "ship:0:1:2", "ship:a:b", "ship:¹:1"])
+def test_the_commodores_board_refuses_a_ship_key_it_never_drew_as_a_bad_request(key):
+    match = aloftnb.new_match("commodores", players=3, seed=1)
+    board = match.board()
+    try:
+        board._on_front_end_message(board, {"intent": "explain", "path": [key]}, [])
+        text = board.message["text"]
+        assert text.startswith("refused:") and "names no ship" in text, text
+        assert "malformed" not in text
+    finally:
+        board.close()

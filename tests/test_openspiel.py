@@ -395,5 +395,5 @@ def test_illegal_action_indices_are_refused_and_change_nothing(name):
 
 
 def test_a_negative_seed_is_refused_as_a_match_refuses_it():
-    with pytest.raises(aloftnb.errors.InvalidOptions, match="seed must be a non-negative"):
+    with pytest.raises(aloftnb.errors.InvalidOptions, match="seed must be at least 0"):
         aos.load_game("alu", players=2, seed=-1)

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
 from .chance import chance_rng
-from .options import NOT_SET, is_whole_number, whole_number_problem
+from .options import NOT_SET, is_whole_number, seed_problem, whole_number_problem
 from .registry import make_rules, rules_class
 from .rules import Rules
 from .traits import Outcome
@@ -97,8 +97,9 @@ class Match:
     def __init__(self, rules: Rules, seed: int | None = None, *, auto_chance: bool = True) -> None:
         if seed is None:
             seed = secrets.randbits(63)
-        if whole_number_problem(seed, 0):
-            raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r:.60}")
+        problem = seed_problem(seed)
+        if problem:
+            raise AloftnbError(f"seed {problem}")
         if not isinstance(auto_chance, bool):
             raise AloftnbError(f"auto_chance must be True or False, not {auto_chance!r:.60}")
         self.rules = rules

@@ -74,12 +74,24 @@ def whole_number_problem(value: Any, low: int | None = None, high: int | None = 
     if not is_whole_number(value):
         return f"must be a whole number, not {_short_repr(value)}"
     if (low is not None and value < low) or (high is not None and value > high):
+        shown = _short_repr(value)
         if high is None:
-            return f"must be at least {low}, not {value}"
+            return f"must be at least {low}, not {shown}"
         if low is None:
-            return f"must be at most {high}, not {value}"
-        return f"must be between {low} and {high}, not {value}"
+            return f"must be at most {high}, not {shown}"
+        return f"must be between {low} and {high}, not {shown}"
     return None
+
+
+# A seed is any whole number a 64-bit generator takes: saves, adapters and simulations all keep it.
+SEED_LIMIT = 2**64
+
+
+def seed_problem(seed: Any) -> str | None:
+    """What is wrong with `seed` as a match's seed (a whole number 0 <= seed < 2**64), or None."""
+    if is_whole_number(seed) and seed >= SEED_LIMIT:
+        return f"must be below 2**64, not {_short_repr(seed)}"
+    return whole_number_problem(seed, 0)
 
 
 def number_problem(value: Any, low: float, high: float, *, low_open: bool = False) -> str | None:
@@ -98,7 +110,10 @@ def _short_repr(value: Any, limit: int = 60) -> str:
     """A repr that stays short and never recurses without end (what error messages echo)."""
     shortener = reprlib.Repr()  # keyword arguments need Python 3.12
     shortener.maxlevel, shortener.maxstring, shortener.maxother = 3, limit, limit
-    text = shortener.repr(value)
+    try:
+        text = shortener.repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a structure too deep
+        text = f"<{type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -136,15 +151,24 @@ def json_data_option(name: str, source: Any, package: str, default_file: str) ->
     if isinstance(source, dict):
         try:
             return json.loads(json.dumps(source))
+        except RecursionError:
+            raise InvalidOptions(f"{name} is nested too deeply to be a game's data") from None
         except (TypeError, ValueError) as exc:
             raise InvalidOptions(f"{name} must be plain JSON data ({exc})") from None
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.is_file():
+        try:
+            found = path.is_file()
+        except (OSError, ValueError):  # a name too long for the system, a NUL character
+            found = False
+        if not found:
             raise InvalidOptions(f"{name}: no file {str(path)!r:.200}")
         try:
             return json.loads(path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except RecursionError:
+            raise InvalidOptions(f"{name}: {str(path)!r:.200} is nested too deeply to be a "
+                                 "game's data") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise InvalidOptions(f"{name}: {str(path)!r:.200} is not a JSON file ({exc})"
                                  ) from None
     raise InvalidOptions(f"{name} must be a dict or a file path, not {_short_repr(source)}")

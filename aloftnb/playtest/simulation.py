@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..core.bots import Bot, make_bot
 from ..core.match import Match, new_match
+from ..core.options import seed_problem
 from ..core.registry import make_rules
 from ..errors import AloftnbError, IllegalAction
 from .progress import ProgressBar
@@ -87,8 +88,8 @@ def simulate(game: str, *, players: int | None = None,
             raise AloftnbError("simulate needs players=... (or one bot per seat)")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise AloftnbError(f"games must be a whole number >= 0, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise AloftnbError(f"seed must be a non-negative whole number, not {seed!r}")
+    if seed_problem(seed):
+        raise AloftnbError(f"seed {seed_problem(seed)}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")

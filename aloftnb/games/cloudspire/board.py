@@ -9,6 +9,7 @@ actions are buttons. "Bot: step" and "Bots: round" come with the generic board.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Any, cast
 
@@ -137,11 +138,12 @@ class GameBoard(ZoomableBoard):
             return f"equip the {cat.equipment[rest].name}"
         if key.startswith("buy market slot "):
             slot = key[len("buy market slot "):]
-            if slot.isdigit() and int(slot) < len(state.market) and state.market[int(slot)]:
+            if (re.fullmatch("[0-9]{1,4}", slot) and int(slot) < len(state.market)
+                    and state.market[int(slot)]):
                 return f"buy {cat.chips[state.market[int(slot)]].name} (market slot {slot})"
         if key.startswith("mark gate "):
             gate = key[len("mark gate "):]
-            if gate.isdigit() and int(gate) < len(rules.faction_of):
+            if re.fullmatch("[0-9]{1,4}", gate) and int(gate) < len(rules.faction_of):
                 return f"mark {possessive(rules.faction_of[int(gate)].name)} gate"
         return key
 

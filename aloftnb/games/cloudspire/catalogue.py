@@ -463,7 +463,7 @@ class _Reader(DataReader):
         def hexes(items: Any, where: str, low: int = 0, high: int = 100) -> tuple[str, ...]:
             out = []
             for i, h in enumerate(self.listing(items, where, low, high)):
-                if h not in names:
+                if not isinstance(h, str) or h not in names:
                     raise self.fail(f"{where}[{i}]", f"must be a hex \"q,r\" within radius "
                                     f"{radius}, not {_short_repr(h)}")
                 out.append(h)

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Any, cast
 
+from ...core.options import _short_repr
 from ...core.words import with_article
+from ...errors import AloftnbError
 from ...widget.board import ZoomableBoard
 from .rules import CommodoresRules
 
@@ -91,7 +94,11 @@ class GameBoard(ZoomableBoard):
             return "nothing was chosen"
         key = path[0]
         if key.startswith("ship:"):
-            seat, captain = key[5:].split(":")
+            named = re.fullmatch("([0-9]{1,2}):([0-9]{1,2})", key[5:])
+            if not named:  # the map names ships "ship:seat:captain"
+                raise AloftnbError(f"{_short_repr(key)} names no ship (ships are "
+                                   "'ship:seat:captain')")
+            seat, captain = named.groups()
             if state.step == "ships" and state.active < 0:
                 if int(seat) != state.player:
                     return f"that is seat {seat}'s ship; it is seat {state.player}'s turn"

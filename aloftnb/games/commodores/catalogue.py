@@ -370,7 +370,7 @@ class _Reader(DataReader):
         if not isinstance(entry, dict) or "kind" not in entry:
             raise self.fail(f"{where}.kind", "is missing")
         kind = entry["kind"]
-        if kind not in GOAL_KINDS:
+        if not isinstance(kind, str) or kind not in GOAL_KINDS:
             raise self.fail(f"{where}.kind", f"must be one of {', '.join(GOAL_KINDS)}, not "
                                              f"{_short_repr(kind)}")
         param = GOAL_KINDS[kind][0]

@@ -7,6 +7,7 @@ by its owner's seat and captain number: "0:2" is seat 0's ship with captaining c
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.options import _short_repr, is_whole_number
@@ -367,7 +368,8 @@ class StateReader:
                 raise self.fail(f"{where} must be a table with the keys {', '.join(sorted(keys))}")
             name = entry["ship"]
             parts = name.split(":") if isinstance(name, str) else []
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            # ASCII digits only: int() also reads '٣' and would fail on '¹' or 5,000 digits
+            if len(parts) != 2 or not all(re.fullmatch("[0-9]{1,4}", p) for p in parts):
                 raise self.fail(f"{where}.ship must be \"seat:captain\", not {_short_repr(name)}")
             owner = self.whole(int(parts[0]), f"{where} seat", 0, n - 1)
             captain = self.whole(int(parts[1]), f"{where} captain", 1, cat.ships_per_player)
