@@ -102,15 +102,31 @@ def shared_words(labels: list[str], count: int) -> str:
 
 # Bots think here, off the kernel's event loop, so a long search never blocks the kernel.
 _BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot")
+# The stop switch of every search in progress. At exit the executor joins its threads, so a
+# search still running (mcts:60s) would hold a kernel's restart until it ended.
+_SEARCHES: set[threading.Event] = set()
+
+
+def _stop_every_search() -> None:
+    for stop in list(_SEARCHES):
+        stop.set()
+
+
+# Run when the interpreter exits, before the executor's own hook joins its threads (these hooks
+# run last registered first; the executor registered its hook when it was imported, above).
+threading._register_atexit(_stop_every_search)  # type: ignore[attr-defined]
 
 
 def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
             stop: threading.Event) -> Any:
     """The bot's move; the searching bots shipped here give up as soon as `stop` is set."""
-    # Exactly these classes: a subclass may override choose() without the stop argument.
-    if type(bot) in (MCTSBot, GreedyBot):
-        return bot.choose(rules, state, seat, rng, stop=stop.is_set)  # type: ignore[call-arg]
-    return bot.choose(rules, state, seat, rng)
+    try:
+        # Exactly these classes: a subclass may override choose() without the stop argument.
+        if type(bot) in (MCTSBot, GreedyBot):
+            return bot.choose(rules, state, seat, rng, stop=stop.is_set)  # type: ignore[call-arg]
+        return bot.choose(rules, state, seat, rng)
+    finally:
+        _SEARCHES.discard(stop)
 
 
 class SeatControl:
@@ -136,6 +152,7 @@ class SeatControl:
         self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
         self._handle: asyncio.TimerHandle | None = None
         self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
+        self._stop_with_match: weakref.finalize | None = None
         # While bots play to the end of a round: that round (they play on without the delay).
         self._running_round: int | None = None
         match.subscribe(self._on_change)
@@ -192,6 +209,7 @@ class SeatControl:
             self._thought = None
             stop.set()  # a search in progress ends at its next check
             future.cancel()
+            self._forget_match_finalizer()
         if self.thinking:
             self.thinking = False
             self._refresh()
@@ -215,6 +233,8 @@ class SeatControl:
         seat, state = match.current_player, match.state
         assert seat is not None  # a bot is to move
         stop = threading.Event()
+        _SEARCHES.add(stop)
+        self._stop_with_match = weakref.finalize(match, stop.set)  # a match gone: search ends
         future = loop.run_in_executor(_BOT_THREADS, _choose, bot, match.rules, state, seat,
                                       self._rng(match), stop)
         self._thought = (future, stop)
@@ -224,10 +244,16 @@ class SeatControl:
         future.add_done_callback(lambda done: self._thought_done(done, bot, seat, state))
         return True
 
+    def _forget_match_finalizer(self) -> None:
+        if self._stop_with_match is not None:
+            self._stop_with_match.detach()
+            self._stop_with_match = None
+
     def _thought_done(self, future: asyncio.Future, bot: Bot, seat: int, state: Any) -> None:
         if self._thought is None or self._thought[0] is not future:
             return  # cancelled: undo, a seat change, pausing or another change came first
         self._thought = None
+        self._forget_match_finalizer()
         self.thinking = False
         match = self.match
         if match is None:
@@ -1053,6 +1079,8 @@ class Board(anywidget.AnyWidget):
         if hasattr(self, "_unsubscribe"):  # a board whose construction was refused has no match
             self._unsubscribe()
             self.control.boards.discard(self)
+            if not self.control.boards:
+                self.control.cancel()  # the last board of the match went: so does its search
         super().close()
 
 
