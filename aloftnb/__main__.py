@@ -239,13 +239,29 @@ def bench_simulate(game: str, games: int, target_s: float, players: int = 3,
           games_per_s=round(len(results) / elapsed))
 
 
-def bench_mcts(game: str, moves: int, iterations: int = 1000, players: int = 3,
-               target_s: float = 1.0) -> None:
-    """MCTS decision times along one game (chance drawn, single-choice steps skipped)."""
-    from .core.bots import MCTSBot
+# Every game, mode and player count, with the time its rules page gives an MCTS decision at the
+# default budget (`mcts`): a board's bot seat must answer within it.
+MCTS_BUDGETS: list[tuple[str, int, dict[str, Any], float]] = [
+    ("balloons", 2, {}, 1.0), ("balloons", 3, {}, 1.0), ("balloons", 5, {}, 1.0),
+    ("balloons", 3, {"edition": "choice"}, 1.0), ("balloons", 1, {"mode": "solo"}, 1.0),
+    ("balloons", 3, {"mode": "cooperative"}, 1.0),
+    ("alu", 2, {}, 1.0),
+    ("commodores", 2, {"two_players": True}, 1.0), ("commodores", 3, {}, 1.0),
+    ("commodores", 5, {}, 1.0),
+    ("cloudspire", 2, {}, 2.0), ("cloudspire", 3, {}, 2.0), ("cloudspire", 4, {}, 2.0),
+    ("cloudspire", 1, {"mode": "solo"}, 2.0), ("cloudspire", 2, {"mode": "cooperative"}, 2.0),
+    ("cloudspire", 3, {"mode": "cooperative"}, 2.0),
+]
+
+
+def bench_mcts(game: str, players: int, options: dict[str, Any], target_s: float, moves: int,
+               iterations: int | None = None) -> None:
+    """MCTS decision times along one game (chance drawn, single-choice steps skipped), at the
+    game's default budget unless `iterations` is given."""
+    from .core.bots import MCTSBot, default_iterations
     from .core.registry import make_rules
 
-    rules = make_rules(game, players)
+    rules = make_rules(game, players, **options)
     bot = MCTSBot(iterations=iterations)
     rng = random.Random(0)
     state = rules.initial_state(0)
@@ -264,10 +280,15 @@ def bench_mcts(game: str, moves: int, iterations: int = 1000, players: int = 3,
             action = rules.legal_actions(state)[0]
         state = rules.apply(state, action)
     median, worst = statistics.median(times), max(times)
-    _line(f"{game}_mcts_{iterations}_iterations_s_per_move", median, "s (median)",
-          f"<= {target_s:g} s per move" if iterations == 1000 else None,
-          worst <= target_s if iterations == 1000 else None, max_s=round(worst, 4),
-          moves=len(times), players=players)
+    # e.g. cloudspire_solo_1p, commodores_two_players_2p
+    label = "_".join([game, *(name if value is True else str(value)
+                              for name, value in options.items()), f"{players}p"])
+    budget = "default" if iterations is None else f"{iterations}_iterations"
+    full = iterations is None
+    _line(f"{label}_mcts_{budget}_s_per_move", median,
+          "s (median)", f"<= {target_s:g} s per move" if full else None,
+          worst <= target_s if full else None, max_s=round(worst, 4), moves=len(times),
+          iterations=iterations or default_iterations(rules))
 
 
 def bench_openspiel(seconds: float) -> None:
@@ -305,11 +326,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     bench_simulate("balloons", 300 if quick else 10_000, 10.0)
     bench_simulate("commodores", 100 if quick else 10_000, 60.0)
     bench_simulate("cloudspire", 100 if quick else 1_000, 60.0, players=2, target_games=1_000)
-    bench_mcts("balloons", 2 if quick else 10, 100 if quick else 1000)
-    bench_mcts("commodores", 2 if quick else 10, 100 if quick else 1000)
-    # Cloudspire's default budget: 1000 iterations, playouts cut at PLAYOUT_DECISIONS (metrics)
-    bench_mcts("cloudspire", 2 if quick else 10, 100 if quick else 1000, players=2,
-               target_s=2.0)
+    for game, players, options, target_s in MCTS_BUDGETS:
+        bench_mcts(game, players, options, target_s, moves=2 if quick else 10,
+                   iterations=100 if quick else None)
     bench_openspiel(0.3 if quick else 3.0)
     return 0
 

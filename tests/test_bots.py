@@ -61,7 +61,7 @@ def test_make_bot_names_and_specs_round_trip():
                  "mcts:200:0.5s", "mcts:300:c1.4"):
         bot = make_bot(spec)
         assert make_bot(bot.spec) == bot, spec
-    assert make_bot("mcts").spec == "mcts:1000"
+    assert make_bot("mcts").spec == "mcts"  # the game's default budget
     assert make_bot("mcts:0.25s").iterations is None
     assert make_bot("mcts:0.25s").seconds == 0.25
     bot = RandomBot()
@@ -74,7 +74,7 @@ def test_make_bot_refuses_unknown_or_malformed_specs(spec):
         make_bot(spec)
 
 
-@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"iterations": None, "seconds": None},
+@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"iterations": -5},
                                     {"seconds": -1}, {"exploration": -0.1},
                                     {"iterations": True}])
 def test_mcts_refuses_bad_budgets(kwargs):
@@ -290,3 +290,29 @@ def test_the_random_bot_picks_the_same_action_by_index_as_by_choose():
             picks += len(actions) > 1
         state = rules.apply(state, actions[step % len(actions)])
     assert picks > 50
+
+
+@pytest.mark.parametrize("game, players, options, iterations", [
+    ("balloons", 3, {}, 1000),
+    ("cloudspire", 2, {}, 1000),
+    ("cloudspire", 1, {"mode": "solo"}, 400),
+    ("cloudspire", 2, {"mode": "cooperative"}, 500),
+    ("cloudspire", 3, {"mode": "cooperative"}, 700),
+])
+def test_mcts_at_its_default_budget_searches_the_games_own_iterations(game, players, options,
+                                                                      iterations):
+    # Cloudspire's solo and cooperative iterations cost more: each mode's default keeps a
+    # decision within the rules page's 2 s (python -m aloftnb bench checks every mode).
+    from aloftnb.core.bots import default_iterations
+    from aloftnb.core.registry import make_rules
+
+    rules = make_rules(game, players, **options)
+    assert default_iterations(rules) == iterations
+    state = rules.initial_state(0)
+    while rules.is_chance(state) or len(rules.legal_actions(state)) < 2:
+        state = rules.apply(state, rules.sample_chance(state, random.Random(0))
+                            if rules.is_chance(state) else rules.legal_actions(state)[0])
+    seat = rules.current_player(state)
+    root = MCTSBot().search(rules, state, seat, random.Random(1))
+    assert root.visits == iterations
+    assert MCTSBot(iterations=50).search(rules, state, seat, random.Random(1)).visits == 50

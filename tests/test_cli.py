@@ -67,11 +67,16 @@ def test_bench_prints_one_json_line_per_measure():
         for path in ("fast_path", "openspiel", "pettingzoo"):
             assert f"{game}_random_actions_per_s_{path}" in measures
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
-    assert any(m.startswith("balloons_mcts_") for m in measures)
+    # an MCTS decision in every game, mode and player count
+    from aloftnb.__main__ import MCTS_BUDGETS
+    mcts = [m for m in measures if "_mcts_" in m]
+    assert len(mcts) == len(MCTS_BUDGETS) == len(set(mcts))
+    assert {"balloons_3p_mcts_100_iterations_s_per_move", "cloudspire_solo_1p_mcts_100_iterations"
+            "_s_per_move", "commodores_two_players_2p_mcts_100_iterations_s_per_move",
+            "cloudspire_cooperative_3p_mcts_100_iterations_s_per_move"} <= set(mcts)
     assert measures[-1] == "openspiel_connect_four_random_actions_per_s"
-    # cloudspire: fast path, games on two workers, an MCTS decision
+    # cloudspire: fast path, games on two workers
     assert "cloudspire_random_games_per_s_fast_path" in measures
     assert "cloudspire_100_random_games_wall_s_2_workers" in measures
-    assert "cloudspire_mcts_100_iterations_s_per_move" in measures
     for line in lines[1:]:  # a figure, or a reason why there is none
         assert (isinstance(line["value"], float) and line["value"] > 0) or line.get("skipped")

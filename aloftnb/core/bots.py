@@ -255,15 +255,15 @@ class MCTSBot(Bot):
     reward. Games whose random playouts run long (hundreds of steps) may cut them short: with a
     `PLAYOUT_DECISIONS` limit and an `estimate(rules, state)` hook (0..1 per seat) in their hooks,
     a playout stops after that many decisions and the estimate is its reward. The move played is
-    the most visited.
+    the most visited. Given neither budget, it searches the game's default number of iterations
+    (`default_iterations`).
     """
 
     name = "mcts"
 
-    def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7) -> None:
-        if iterations is None and seconds is None:
-            raise AloftnbError("an MCTS bot needs an iteration budget, a time budget, or both")
+        # Neither budget given: the game's default budget (`default_iterations`).
         problem = iterations is not None and whole_number_problem(iterations, 1, MAX_ITERATIONS)
         if problem:
             raise AloftnbError(f"MCTS iterations {problem}")
@@ -277,6 +277,8 @@ class MCTSBot(Bot):
 
     @property
     def budget(self) -> str:  # type: ignore[override]
+        if self.iterations is None and self.seconds is None:
+            return "the game's default budget per move"
         parts = []
         if self.iterations is not None:
             parts.append(f"{self.iterations} iterations")
@@ -291,7 +293,7 @@ class MCTSBot(Bot):
             parts.append(str(self.iterations))
         if self.seconds is not None:
             parts.append(f"{self.seconds:g}s")
-        text = "mcts:" + ":".join(parts)
+        text = ":".join(["mcts", *parts])
         return text if self.exploration == 0.7 else f"{text}:c{self.exploration:g}"
 
     def __repr__(self) -> str:
@@ -313,7 +315,9 @@ class MCTSBot(Bot):
         """Run the search from `state` for `seat`; returns the root with its statistics."""
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        limit = self.iterations if self.iterations is not None else math.inf
+        limit: float = self.iterations if self.iterations is not None else math.inf
+        if self.iterations is None and self.seconds is None:
+            limit = default_iterations(rules)
         c = self.exploration
         legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
                                             rules.current_player)
@@ -380,6 +384,19 @@ class MCTSBot(Bot):
             root.visits += 1
             done += 1
         return root
+
+
+# An MCTS bot given no budget searches this many iterations, or what the game's hooks set for
+# the configured game (`mcts_iterations(rules)`): some modes cost far more per iteration, and
+# each game's default must stay within the time its rules page gives a decision. Iterations, not
+# seconds, so that a seeded simulation gives the same games on every machine.
+DEFAULT_ITERATIONS = 1000
+
+
+def default_iterations(rules: Rules) -> int:
+    """The iterations of an MCTS bot at its default budget, in this configured game."""
+    hook = getattr(game_hooks(rules), "mcts_iterations", None)
+    return DEFAULT_ITERATIONS if hook is None else int(hook(rules))
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}

@@ -6,7 +6,7 @@
   Source held counts less than Source spent well, so the greedy bot spends it.
 - `rewards(rules, state)`: MCTS outcome in 0..1 per seat, from the game's own winners.
 - `estimate(rules, state)` with `PLAYOUT_DECISIONS`: MCTS playouts stop after that many decisions
-  and score the position from the sides' strengths.
+  and score the position from the sides' strengths; `mcts_iterations(rules)`: the default budget.
 - `measures(rules, state)`: per-game numbers in each simulated game's row (MEASURES), plus
   `gate_<seat>_wave_<n>` (gate health after each wave) and `spent_<phase>` per phase.
 """
@@ -36,10 +36,23 @@ MEASURES = {
 HELD = 0.35
 SPENT = 0.75
 GATE = 3.0  # one point of gate health
-# MCTS: random playouts run for a hundred decisions or more, so at the default budget (1000
-# iterations, about 1.3 s a decision on one core) they stop after this many decisions and
-# `estimate` scores the position instead.
+# MCTS: random playouts run for a hundred decisions or more, so at the default budget they stop
+# after this many decisions and `estimate` scores the position instead.
 PLAYOUT_DECISIONS = 16
+
+
+def mcts_iterations(rules: CloudspireRules) -> int:
+    """MCTS iterations at the default budget: a decision within 2 s on one core in every mode.
+
+    An iteration of the solo and cooperative games costs more (the rules play the Source
+    faction's turns inside every playout), so they search fewer; measured with
+    `python -m aloftnb bench` (docs/rules/cloudspire.md).
+    """
+    if rules.mode == "solo":
+        return 400
+    if rules.mode == "cooperative":
+        return 500 if rules.players == 2 else 700
+    return 1000
 
 
 def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
