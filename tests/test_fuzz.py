@@ -17,11 +17,11 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import aloftnb
-from aloftnb import Action, IllegalAction, InvalidSave, InvalidState, Match
+from aloftnb import Action, IllegalAction, InvalidOptions, InvalidSave, InvalidState, Match
 
 EXAMPLES = int(os.environ.get("ALOFTNB_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -308,3 +308,226 @@ def test_random_actions_are_played_legally_or_refused_cleanly(game, players, opt
         return
     assert played in legal
     assert_sound(match)
+
+
+# -- catalogues ------------------------------------------------------------------------------------
+CATALOGUE_GAMES = [("commodores", 3), ("cloudspire", 2)]
+
+
+@pytest.mark.parametrize("game, players", CATALOGUE_GAMES, ids=[g for g, _ in CATALOGUE_GAMES])
+@FUZZ
+@given(data=st.data())
+def test_mutated_catalogues_play_or_are_refused_naming_the_field(game, players, data):
+    from aloftnb.core.options import packaged_json
+
+    catalogue = mutate(packaged_json(f"aloftnb.games.{game}", "data/catalogue.json"), data)
+    try:
+        match = aloftnb.new_match(game, players=players, seed=data.draw(st.integers(0, 9)),
+                                  catalogue=catalogue)
+    except InvalidOptions as refusal:
+        assert str(refusal).startswith(("catalogue", "option catalogue")), str(refusal)
+        event("refused")
+        return
+    event("played")
+    rng = random.Random(0)
+    for _ in range(data.draw(st.integers(0, 30), label="moves")):
+        if match.is_over:
+            break
+        match.play(rng.choice(match.legal_actions()))
+    assert_sound(match)
+    assert Match.from_json(match.to_json()).state == match.state
+
+
+# -- seeds -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game, players, options", GAMES, ids=GAME_IDS)
+@FUZZ
+@given(seed=SCALARS | st.integers(min_value=2**60) | st.integers(max_value=-1))
+def test_any_seed_gives_a_match_that_saves_or_a_clear_refusal(game, players, options, seed):
+    try:
+        match = aloftnb.new_match(game, players=players, seed=seed, **options)
+    except aloftnb.errors.AloftnbError as refusal:
+        assert "seed must be" in str(refusal)
+        return
+    assert Match.from_json(match.to_json()).seed == match.seed
+    assert seed is None or match.seed == seed  # None: a fresh random seed
+
+
+# -- adapters --------------------------------------------------------------------------------------
+ADAPTER_GAMES = [("balloons", 3), ("alu", 2), ("commodores", 3), ("cloudspire", 2)]
+INDICES = st.integers(-3, 2500) | st.integers(-2**63, 2**63 - 1) | SCALARS
+
+
+@pytest.mark.parametrize("game, players", ADAPTER_GAMES, ids=[g for g, _ in ADAPTER_GAMES])
+@FUZZ
+@given(data=st.data())
+def test_openspiel_states_apply_legal_indices_and_refuse_any_other(game, players, data):
+    adapter = pytest.importorskip("aloftnb.openspiel")
+    pyspiel = pytest.importorskip("pyspiel")
+    state = adapter.load_game(game, players=players,
+                              seed=data.draw(st.integers(0, 2**31 - 1))).new_initial_state()
+    rng = random.Random(data.draw(st.integers(0, 99)))
+    for _ in range(data.draw(st.integers(0, 60), label="moves")):
+        if state.is_terminal():
+            break
+        legal = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                 else state.legal_actions())
+        state.apply_action(rng.choice(legal))
+    for _ in range(data.draw(st.integers(1, 6), label="tries")):
+        action = data.draw(INDICES, label="index")
+        legal = ([] if state.is_terminal() else [a for a, _ in state.chance_outcomes()]
+                 if state.is_chance_node() else state.legal_actions())
+        before = (str(state), state.history())
+        try:
+            state.apply_action(action)
+        except pyspiel.SpielError:  # ours (also an IllegalAction) or pyspiel's own check of -1
+            assert (str(state), state.history()) == before
+            event("refused")
+            continue
+        except TypeError:  # pyspiel's own binding refuses what is not a 64-bit int
+            assert type(action) is not int or not -2**63 <= action < 2**63
+            assert (str(state), state.history()) == before
+            event("refused by pyspiel's binding")
+            continue
+        # pyspiel's binding hands a bool on as 0 or 1: nothing else but a legal int gets through
+        assert type(action) in (int, bool) and int(action) in legal, action
+        event("applied")
+
+
+@pytest.mark.parametrize("game, players", ADAPTER_GAMES, ids=[g for g, _ in ADAPTER_GAMES])
+@FUZZ
+@given(data=st.data())
+def test_pettingzoo_steps_legal_actions_and_refuses_any_other(game, players, data):
+    from aloftnb.pettingzoo import env as make_env
+
+    environment = make_env(game, players=players)
+    environment.reset(seed=data.draw(st.integers(0, 2**31 - 1)))
+    rng = random.Random(data.draw(st.integers(0, 99)))
+    for _ in range(data.draw(st.integers(0, 40), label="moves")):
+        if not environment.agents:
+            break
+        agent = environment.agent_selection
+        if environment.terminations[agent] or environment.truncations[agent]:
+            environment.step(None)
+            continue
+        mask = environment.observe(agent)["action_mask"]
+        environment.step(rng.choice(np.flatnonzero(mask).tolist()))
+    if not environment.agents:
+        return
+    for _ in range(data.draw(st.integers(1, 6), label="tries")):
+        agent = environment.agent_selection
+        if environment.terminations[agent] or environment.truncations[agent]:
+            return
+        action = data.draw(INDICES | st.sampled_from([np.int64(0), np.int64(-1), np.bool_(True),
+                                                      np.float64(1.0)]), label="action")
+        mask = environment.observe(agent)["action_mask"]
+        before = environment.game_state
+        try:
+            environment.step(action)
+        except aloftnb.errors.IllegalAction:
+            assert environment.game_state is before
+            event("refused")
+            continue
+        event("applied")
+        assert mask[int(action)] == 1 and not isinstance(action, (bool, float, np.bool_)), action
+        if not environment.agents:
+            return
+
+
+# -- register and outside games --------------------------------------------------------------------
+from tests.harbour_game import HarbourRules  # noqa: E402  (an outside game, as a notebook has)
+
+GOOD_PARTS = {"title": "Fuzzed harbour", "traits": HarbourRules.traits,
+              "phases": HarbourRules.phases, "option_spec": HarbourRules.option_spec}
+
+
+@FUZZ
+@given(data=st.data())
+def test_register_keeps_sound_games_only_and_games_always_lists(data):
+    from aloftnb.core.registry import _GAMES, game_names, register
+
+    # a few parts broken at a time (none, often), so sound games get registered too
+    broken = data.draw(st.just(set()) | st.sets(st.sampled_from([*GOOD_PARTS, "name", "board"]),
+                                                min_size=1, max_size=2), label="broken")
+    parts = {key: data.draw(VALUES, label=key) if key in broken else value
+             for key, value in GOOD_PARTS.items()}
+    parts["name"] = (data.draw(SCALARS, label="name") if "name" in broken else
+                     "fuzzed-" + data.draw(st.from_regex("[a-z0-9]{1,8}", fullmatch=True)))
+    if "title" not in broken:  # sound games differ too (Hypothesis runs each example once)
+        parts["title"] = data.draw(st.text(min_size=1, max_size=30), label="title")
+    cls = type("FuzzedHarbour", (HarbourRules,), parts)
+    board = (data.draw(SCALARS | st.sampled_from(["nowhere:Board", "aloftnb:Nope", "aloftnb"]),
+                       label="board") if "board" in broken
+             else data.draw(st.sampled_from([None, "aloftnb.widget.board:Board"])))
+    before = dict(_GAMES)
+    try:
+        register(cls, board=board)
+    except (aloftnb.errors.InvalidGame, TypeError):
+        assert _GAMES == before  # a broken entry is never kept
+        event("refused")
+    else:
+        event("registered")
+        try:
+            assert parts["name"] in game_names()
+            assert len(aloftnb.games()) == len(set(before) | {parts["name"]})
+            match = aloftnb.new_match(parts["name"], players=2, seed=1)
+            match.play(match.legal_actions()[0])
+        finally:
+            _GAMES.clear()  # as it was, even if a built-in's name was drawn
+            _GAMES.update(before)
+    assert len(aloftnb.games()) == len(before)
+
+
+HONEST = "honest"
+
+
+class _WrongAnswers(HarbourRules):
+    """Harbour whose answers go wrong now and then: what a slip in a notebook game looks like."""
+
+    name = "wrong-answers"
+    junk: list = []  # the next answers, last first: HONEST or a wrong one
+
+    def _slip(self, honest):
+        answer = self.junk.pop() if self.junk else HONEST
+        return honest if answer is HONEST else answer
+
+    def current_player(self, state):
+        return self._slip(super().current_player(state))
+
+    def legal_actions(self, state):
+        return self._slip(super().legal_actions(state))
+
+    def view(self, state, seat):
+        return self._slip(super().view(state, seat))
+
+
+@FUZZ
+@given(data=st.data())
+def test_an_outside_games_wrong_answers_are_named_for_every_bot(data):
+    from aloftnb.core.registry import _GAMES, register
+
+    register(_WrongAnswers)
+    try:
+        _WrongAnswers.junk = data.draw(st.lists(st.sampled_from(
+            [HONEST, HONEST, HONEST, [], (), 7, -3, "seat", [1, 2], {}, None]), max_size=30),
+            label="answers")
+        match = aloftnb.new_match("wrong-answers", players=2, seed=1)
+        bots = {0: data.draw(st.sampled_from(["random", "greedy", "mcts:5"])), 1: "random"}
+        for _ in range(30):
+            if match.is_over:
+                break
+            if match.is_chance:
+                match.resolve_chance()
+                continue
+            seat = match.current_player
+            move = aloftnb.make_bot(bots[seat]).choose(match.rules, match.state, seat,
+                                                       random.Random(0))
+            match.play(move)
+            match.view(seat)
+    except (aloftnb.errors.InvalidGame, IllegalAction) as error:
+        assert "WrongAnswers" in str(error) or isinstance(error, IllegalAction), str(error)
+        event(f"named: {type(error).__name__}")
+    else:
+        event("played through")
+    finally:
+        _GAMES.pop("wrong-answers", None)
+        _WrongAnswers.junk = []

@@ -63,8 +63,11 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
 
     def current_player(self: Rules, state: Any) -> int | None:
         seat = cls.current_player(self, state)
-        if seat is not None and seat != CHANCE and whole_number_problem(seat, 0,
-                                                                        self.players - 1):
+        if seat is None:
+            if not cls.is_over(self, state):
+                raise InvalidGame(f"{cls.name}: {cls.__name__}.current_player returned None "
+                                  "(the game is over), but is_over says it goes on")
+        elif seat != CHANCE and whole_number_problem(seat, 0, self.players - 1):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.current_player returned "
                               f"{_short_repr(seat)}, which is no seat of {self.players}, CHANCE "
                               "or None")
