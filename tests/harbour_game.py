@@ -83,6 +83,16 @@ class HarbourRules(aloftnb.Rules[HarbourState, aloftnb.Action]):
             return list(self._storms)
         return self._commits[: min(2, s.supply[s.to_act]) + 1]
 
+    def why_illegal(self, s: HarbourState, action: aloftnb.Action) -> str:
+        """Name the rule: a seat commits at most 2 sandbags, and no more than it has left."""
+        if action.type == "commit" and s.to_act >= 0:
+            left = s.supply[s.to_act]
+            if action.bags > left:
+                return (f"seat {s.to_act} has {left} sandbag{'s' * (left != 1)} left, so it "
+                        f"cannot commit {action.bags}")
+            return "a seat commits 0, 1 or 2 sandbags a storm"
+        return super().why_illegal(s, action)
+
     def chance_outcomes(self, s: HarbourState) -> list[tuple[aloftnb.Action, float]]:
         return [(storm, 1 / 6) for storm in self._storms]
 
