@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
 from .core.chance import chance_rng
-from .core.options import seed_problem
+from .core.options import _short_repr, seed_problem
 from .core.registry import rules_class
 from .core.returns import outcome_returns
 from .core.rules import Rules
@@ -162,7 +162,7 @@ class AloftnbEnv(AECEnv):
         rules = self.rules
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
-                                f"not {action!r}")
+                                f"not {_short_repr(action)}")
         index = int(action)
         for move in rules.legal_actions(self.game_state):
             if self._index_of(move) == index:
