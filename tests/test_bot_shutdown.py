@@ -77,17 +77,23 @@ def test_a_match_that_goes_away_stops_its_search():
     asyncio.run(run())
 
 
-def test_a_search_that_ends_leaves_nothing_behind():
+def test_a_search_that_ends_or_is_cancelled_leaves_nothing_behind():
     async def run():
+        earlier = set(board_module._SEARCHES)
         match, board = _thinking_board()
-        board.control.set_controller(match.current_player, "random")
+        seat = match.current_player
+        board.control.set_controller(seat, "mcts:60s")
+        await asyncio.sleep(0)  # the search is queued, maybe not started
+        board.control.set_controller(seat, "human")  # cancelled at once
+        assert board_module._SEARCHES <= earlier
+        board.control.set_controller(seat, "random")
         for _ in range(50):
             await asyncio.sleep(0.02)
             if match.position:
                 break
         assert match.position >= 1
-        assert not board_module._SEARCHES
-        assert board.control._stop_with_match is None or not board.control._stop_with_match.alive
+        assert board_module._SEARCHES <= earlier
+        assert board.control._stop_with_match is None
         board.close()
 
     asyncio.run(run())

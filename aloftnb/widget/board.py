@@ -208,6 +208,7 @@ class SeatControl:
             future, stop = self._thought
             self._thought = None
             stop.set()  # a search in progress ends at its next check
+            _SEARCHES.discard(stop)  # also when the search never started (then _choose never runs)
             future.cancel()
             self._forget_match_finalizer()
         if self.thinking:
