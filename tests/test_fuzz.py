@@ -388,8 +388,9 @@ def test_openspiel_states_apply_legal_indices_and_refuse_any_other(game, players
             assert (str(state), state.history()) == before
             event("refused by pyspiel's binding")
             continue
-        # pyspiel's binding hands a bool on as 0 or 1: nothing else but a legal int gets through
-        assert type(action) in (int, bool) and int(action) in legal, action
+        # pyspiel's binding hands a bool or a numpy integer on as an int: nothing else but a
+        # legal index gets through
+        assert isinstance(action, (int, np.integer)) and int(action) in legal, action
         event("applied")
 
 
