@@ -1181,3 +1181,17 @@ def test_goal_checks_that_reuse_their_last_answer_look_again_when_the_map_or_sea
     assert rules.goal_met(s, seat, "prospector")
     for other in others:  # same ships and map, another seat
         assert not rules.goal_met(s, other, "prospector")
+
+
+# -- issue 19: the rulings option -----------------------------------------------------------------
+def test_rulings_option_new_matches_take_the_current_rulings_and_older_saves_the_first():
+    from pathlib import Path
+
+    assert new().rules.options["rulings"] == 2
+    assert new(rulings=1).rules.options["rulings"] == 1
+    with pytest.raises(InvalidOptions, match="rulings"):
+        new(rulings=3)
+    saved = Path(__file__).parent / "saves" / "v2" / "commodores-3p-mid-forced.json"
+    old = aloftnb.Match.from_json(saved.read_text("utf-8"))
+    assert old.rules.options["rulings"] == 1  # written before the option: the old rulings
+    assert aloftnb.Match.from_json(old.to_json()).rules.options["rulings"] == 1

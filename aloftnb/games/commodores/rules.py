@@ -153,6 +153,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                          "edge)", check=int_between(2, 8)),
         "two_players": Option("two_players", False, "allow a 2-player game (the text says 3-5)",
                               choices=(False, True)),
+        # Rule changes after saves were written: 1 = the rulings as first published (saves
+        # written before this option replay with them), 2 = the current rulings (the rules page
+        # lists what changed).
+        "rulings": Option("rulings", 2, "which rulings apply: 2 the current ones, 1 those "
+                          "before issue 19 (saves written before the option load with 1)",
+                          choices=(1, 2), older_saves=1),
     }
 
     # -- configuration -------------------------------------------------------------------------
@@ -181,6 +187,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if self.players > 6:
             raise InvalidOptions("the merchant hex has 6 corners: at most 6 starters")
         self.turn_limit = opts["turn_limit"]
+        self.rulings = opts["rulings"]
         self.geometry = geo = geometry(opts["radius"])
         self.kinds = cat.hex_kinds
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
