@@ -1195,3 +1195,35 @@ def test_rulings_option_new_matches_take_the_current_rulings_and_older_saves_the
     old = aloftnb.Match.from_json(saved.read_text("utf-8"))
     assert old.rules.options["rulings"] == 1  # written before the option: the old rulings
     assert aloftnb.Match.from_json(old.to_json()).rules.options["rulings"] == 1
+
+
+def fourth_ship_of_a_fourth_type(**options):
+    """Seat 0 holds two goals (Cartographer, Slayer) and three ships of three types; its starter
+    builds a Corsair Cutter, a fourth ship of a fourth type: Armada and Mixed fleet at once."""
+    match = started(goals=("mixed_fleet", "armada", "cartographer", "slayer", "hoard"),
+                    **options)
+    match.edit(**full_tallies({
+        "tallies": [{"explored": AMOUNT["cartographer"], "leviathans_felled": 1}, {}, {}],
+        "ships": [ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
+                  ship("0:3", "barge", "1,0,N"), ship("1:1", "starter", "0,-1,S"),
+                  ship("2:1", "starter", "0,0,S")],
+        "shipyard": {"barge": 5, "cutter": 6, "tender": 6, "scout": 6, "whaler": 6},
+        "basic_built": [True, False, False], "built_any": True,
+        "pools": [pool(canvas=2, breath=1), pool(), pool()]}))
+    acting(match)
+    assert data(match)["completed"][0] == ["cartographer", "slayer"]
+    build = next(a for a in of(match, "build") if a.ship == "cutter")
+    match.play(build)
+    assert match.is_over
+    return match
+
+
+def test_ruling_a_player_never_holds_more_than_three_goals_catalogue_order_breaks_a_tie():
+    match = fourth_ship_of_a_fourth_type()
+    # Armada comes before Mixed fleet in the catalogue: it takes the last token.
+    assert data(match)["completed"][0] == ["cartographer", "slayer", "armada"]
+    outcome = match.outcome()
+    assert outcome.winners == (0,) and outcome.scores[0] == 3.0
+    assert outcome.reason == "seat 0 completed 3 goals: Cartographer, Leviathan slayer, Armada"
+    old = fourth_ship_of_a_fourth_type(rulings=1)  # as before: four goals recorded
+    assert old.outcome().scores[0] == 4.0 and "completed 4 goals" in old.outcome().reason

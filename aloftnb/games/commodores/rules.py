@@ -197,6 +197,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self.types = {t.id: t for t in cat.ship_types}
         self.goal_cards = {g.id: g for g in cat.goals}
         self._goal_tests = {g.id: self._goal_test(g.kind, g.amount) for g in cat.goals}
+        self._goal_order = {g.id: i for i, g in enumerate(cat.goals)}
         self._stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
         # The stack before set-up: every hex but the centre and the ring.
         stack = dict.fromkeys(self.kinds, 0)
@@ -882,6 +883,14 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             self._last_goal_check = (inputs, new)
         if not new:
             return s
+        if self.rulings >= 2:
+            # RULING (rulings 2): a player has only goals_to_win goal tokens. When one step meets
+            # more goals than tokens are left (it can happen only at the winning step), the tokens
+            # go on the goals in catalogue order: the game ends at once, so which goal is taken
+            # changes the record, never who wins, and a fixed order needs no question.
+            order = self._goal_order
+            new = tuple(sorted(new, key=order.__getitem__))[
+                :max(0, self.catalogue.goals_to_win - len(done))]
         completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
         s = s._replace(completed=completed)
         if len(completed[seat]) >= self.catalogue.goals_to_win:
