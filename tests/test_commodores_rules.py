@@ -1227,3 +1227,12 @@ def test_ruling_a_player_never_holds_more_than_three_goals_catalogue_order_break
     assert outcome.reason == "seat 0 completed 3 goals: Cartographer, Leviathan slayer, Armada"
     old = fourth_ship_of_a_fourth_type(rulings=1)  # as before: four goals recorded
     assert old.outcome().scores[0] == 4.0 and "completed 4 goals" in old.outcome().reason
+
+
+def test_the_game_list_says_three_to_five_players_and_two_only_with_the_option():
+    listed = next(g for g in aloftnb.games() if g["name"] == "commodores")
+    assert listed["players"] == "3-5 (2 with two_players=True)"
+    # and the face-down stack after set-up holds the 21 hexes the rules page counts
+    assert sum(data(started())["stack"].values()) == 21
+    assert "remaining 21 hexes" in (
+        __import__("pathlib").Path(__file__).parents[1] / "docs/rules/commodores.md").read_text()

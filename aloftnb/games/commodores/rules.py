@@ -161,6 +161,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                           choices=(1, 2), older_saves=1),
     }
 
+    @classmethod
+    def player_counts(cls) -> str:
+        """The text's 3-5; two players only with the designer's option."""
+        return "3-5 (2 with two_players=True)"
+
     # -- configuration -------------------------------------------------------------------------
     def options_for_save(self) -> dict[str, Any]:
         """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
