@@ -301,7 +301,7 @@ def test_each_action_once_per_ship_per_turn():
 
 
 def test_ruling_explorations_repeat_only_in_one_run():
-    match = acting(started(), forage=1)  # seat 0 forages a canvas on 1,-1
+    match = acting(started(rulings=1), forage=1)  # seat 0 forages a canvas on 1,-1
     match.edit(pools=[pool(canvas=3), pool(), pool()])
     match.play({"type": "move", "to": "1,-2,S"})  # touches the empty spaces 1,-2 ... and 0,-1
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
@@ -412,7 +412,7 @@ def to_explorer(match, corner="1,-2,S"):
 
 
 def test_explore_pays_one_resource_and_draws_the_hex_then_its_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(canvas=2, glass=1), pool(), pool()])
     assert {(a.space, a.pay) for a in of(match, "explore")} == {
         ("1,-2", "canvas"), ("1,-2", "glass")}
@@ -435,16 +435,16 @@ def test_explore_pays_one_resource_and_draws_the_hex_then_its_number():
 
 
 def test_explore_needs_an_empty_space_next_to_the_ship_and_a_resource_to_pay():
-    match = acting(started())
+    match = acting(started(rulings=1))
     assert not of(match, "explore")  # at 0,0,N every space it touches holds a hex
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(), pool(), pool()])
     assert not of(match, "explore")
     assert "no canvas" in refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
 
 
 def test_explore_a_merchant_draws_no_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     match.force({"type": "hex", "kind": "merchant"})
     state = data(match)
@@ -452,7 +452,7 @@ def test_explore_a_merchant_draws_no_number():
 
 
 def test_explore_a_leviathan_gives_one_reward_and_it_starts_with_four_health():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     assert "silkmoth" not in {a.kind for a, _ in match.chance_outcomes()}  # set aside
     match.force({"type": "hex", "kind": "barkwyrm"})
@@ -465,7 +465,7 @@ def test_explore_a_leviathan_gives_one_reward_and_it_starts_with_four_health():
 
 
 def test_ruling_an_empty_stack_ends_exploring():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(canvas=2), pool(), pool()],
                stack={k: 0 for k in data(match)["stack"]},
                hexes={"2,-1": {"kind": "prismray", "health": 4},
@@ -477,7 +477,7 @@ def test_ruling_an_empty_stack_ends_exploring():
 
 
 def test_ruling_with_no_number_tokens_left_a_resource_hex_has_no_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(tokens={str(n): 0 for n in range(1, 7)})
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     match.force({"type": "hex", "kind": "glass"})
@@ -486,7 +486,7 @@ def test_ruling_with_no_number_tokens_left_a_resource_hex_has_no_number():
 
 
 def test_terraform_removes_the_hex_and_its_token_and_draws_a_new_hex_there():
-    match = to_explorer(started())  # 1,-2,S touches canvas 1 at 1,-1
+    match = to_explorer(started(rulings=1))  # 1,-2,S touches canvas 1 at 1,-1
     match.edit(pools=[pool(glass=1), pool(), pool()])
     before = data(match)
     match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
@@ -505,7 +505,7 @@ def test_terraform_removes_the_hex_and_its_token_and_draws_a_new_hex_there():
 
 
 def test_no_terraforming_a_hex_explored_or_terraformed_this_turn_by_any_of_your_ships():
-    match = started()
+    match = started(rulings=1)
     match.edit(ships=[ship("0:1", "starter", "1,-2,S"), ship("0:2", "basic", "1,-1,N"),
                       ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
                basic_built=[True, False, False], built_any=True,
@@ -534,9 +534,9 @@ def test_no_terraforming_a_hex_explored_or_terraformed_this_turn_by_any_of_your_
     assert {"1,-1", "1,-2"} <= {a.space for a in of(match, "terraform")}
 
 
-def felled_leviathan(health=0):
+def felled_leviathan(health=0, **options):
     """Seat 0's skiff at 1,-2,S next to prismray at 1,-2 (the one in the stack moved out)."""
-    match = started()
+    match = started(**options)
     match.edit(hexes={"1,-2": {"kind": "prismray", "health": health}},
                stack={"prismray": 0}, seen=["prismray"],
                ships=[ship("0:1", "starter", "1,-2,S"), ship("1:1", "starter", "0,-1,S"),
@@ -546,7 +546,7 @@ def felled_leviathan(health=0):
 
 
 def test_terraform_a_felled_leviathan_shuffles_it_back_into_the_stack():
-    match = felled_leviathan(0)
+    match = felled_leviathan(0, rulings=1)
     assert ("1,-2", "canvas") in {(a.space, a.pay) for a in of(match, "terraform")}
     match.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
     assert data(match)["stack"]["prismray"] == 1
@@ -1092,7 +1092,7 @@ def test_chance_outcomes_cannot_be_played_and_decisions_cannot_be_forced():
     assert "force" in refusal(match, {"type": "hex", "kind": "metal"})
     with pytest.raises(IllegalAction):
         match.force({"type": "move", "to": "0,0,N"})
-    match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
+    match.play({"type": "explore", "pay": "canvas"})
     assert "chance step" in refusal(match, {"type": "end_ship"})
     with pytest.raises(IllegalAction, match="cannot happen"):
         match.force({"type": "hex", "kind": "silkmoth"})  # set aside, not in the stack
@@ -1236,3 +1236,116 @@ def test_the_game_list_says_three_to_five_players_and_two_only_with_the_option()
     assert sum(data(started())["stack"].values()) == 21
     assert "remaining 21 hexes" in (
         __import__("pathlib").Path(__file__).parents[1] / "docs/rules/commodores.md").read_text()
+
+
+# -- issue 19, item 1: exploring reveals the hex first (rulings 2) --------------------------------
+def issue_recipe(**options):
+    """The issue's recipe: seat 0's skiff at 1,-1,N touches the empty spaces 1,-2 and 2,-2."""
+    m = aloftnb.new_match("commodores", players=3, seed=1, auto_chance=False, **options)
+    while m.is_chance:
+        m.resolve_chance()
+    for c in ("0,0,N", "0,1,N", "-1,1,N"):
+        m.play({"type": "place", "corner": c})
+    for _ in range(3):
+        m.play({"type": "free", "resource": "wood"})
+    m.play({"type": "forage", "number": 6})
+    m.play({"type": "ship", "captain": 1})
+    m.play({"type": "move", "to": "1,-1,N"})
+    return m
+
+
+def test_ruling_explore_reveals_the_top_hex_first_then_the_explorer_chooses_the_space():
+    m = issue_recipe()
+    # The space is no longer named up front: the old form is refused, naming the new one.
+    assert "place_hex" in refusal(m, {"type": "explore", "space": "1,-2", "pay": "wood"})
+    assert {str(a) for a in of(m, "explore")} == {"explore paying wood", "explore paying breath"}
+    m.play({"type": "explore", "pay": "wood"})
+    state = data(m)
+    assert (state["step"], state["target"], m.current_player) == ("draw_hex", None,
+                                                                  aloftnb.CHANCE)
+    label = m.rules.chance_choice_label(m.state, aloftnb.core.action.Action("hex", kind="metal"))
+    assert label == "draw a metal hex for seat 0 to place next to ship 1"
+    m.force({"type": "hex", "kind": "barkwyrm"})  # a leviathan: its reward comes with the draw
+    state = data(m)
+    assert state["step"] == "place_hex" and state["drawn"] == "barkwyrm"
+    assert m.current_player == 0 and state["seen"] == ["barkwyrm"]
+    assert state["pools"][0]["wood"] == 1  # 1 wood paid, 1 wood of reward
+    assert state["tallies"][0]["explored"] == 1
+    assert m.history[-1].text == "drew a leviathan, Barkwyrm, for seat 0 to place next to ship 1"
+    # The player keeps the leviathan away from (or next to) where they like.
+    assert sorted(a.space for a in m.legal_actions()) == ["1,-2", "2,-2"]
+    assert [a.type for a in m.legal_actions()] == ["place_hex", "place_hex"]
+    assert "place the hex just drawn" in refusal(m, {"type": "end_ship"})
+    assert "not a space next to ship 1" in refusal(m, {"type": "place_hex", "space": "3,-3"})
+    assert "holds a hex already" in refusal(m, {"type": "place_hex", "space": "1,-1"})
+    m.play({"type": "place_hex", "space": "2,-2"})
+    state = data(m)
+    assert state["hexes"]["2,-2"] == {"kind": "barkwyrm", "health": 4}
+    assert "1,-2" not in state["hexes"] and state["fresh"] == ["2,-2"]
+    assert state["step"] == "ships" and state["drawn"] is None
+    # A resource hex is placed, then its number is drawn for the space chosen.
+    m.play({"type": "explore", "pay": "breath"})
+    m.force({"type": "hex", "kind": "metal"})
+    m.play({"type": "place_hex", "space": "1,-2"})
+    assert (data(m)["step"], data(m)["target"]) == ("draw_number", "1,-2")
+    m.force({"type": "number", "number": 3})
+    assert data(m)["hexes"]["1,-2"] == {"kind": "metal", "number": 3}
+
+
+def test_rulings_1_keeps_the_space_named_before_the_draw():
+    m = issue_recipe(rulings=1)
+    assert "place_hex" in refusal(m, {"type": "place_hex", "space": "1,-2"})
+    m.play({"type": "explore", "space": "1,-2", "pay": "wood"})  # the hex is drawn only now
+    assert data(m)["target"] == "1,-2"
+    m.force({"type": "hex", "kind": "barkwyrm"})
+    assert data(m)["hexes"]["1,-2"] == {"kind": "barkwyrm", "health": 4}
+
+
+def test_ruling_a_terraformed_hex_is_replaced_in_any_empty_space_next_to_the_ship_freed_included():
+    match = acting(started())
+    match.edit(pools=[pool(glass=2), pool(), pool()],
+               ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "0,-1,S"),
+                      ship("2:1", "starter", "0,0,S")])
+    match.play({"type": "move", "to": "1,-1,N"})  # touches canvas 1,-1 and empty 1,-2, 2,-2
+    match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
+    state = data(match)
+    assert state["target"] == "1,-1" and "1,-1" not in state["hexes"]
+    match.force({"type": "hex", "kind": "wood"})
+    # 2,-2 would touch no other hex once 1,-1 is empty: not offered. The freed space always is.
+    assert sorted(a.space for a in match.legal_actions()) == ["1,-1", "1,-2"]
+    assert "touch no other hex" in refusal(match, {"type": "place_hex", "space": "2,-2"})
+    match.play({"type": "place_hex", "space": "1,-2"})
+    match.force({"type": "number", "number": 2})
+    state = data(match)
+    assert "1,-1" not in state["hexes"] and state["hexes"]["1,-2"] == {"kind": "wood",
+                                                                       "number": 2}
+    assert state["fresh"] == ["1,-2"]  # the new hex cannot be terraformed again this turn
+    assert "1,-2" not in {a.space for a in of(match, "terraform")}
+
+
+def test_ruling_a_terraform_never_strands_a_ship():
+    match = acting(started())
+    match.edit(pools=[pool(glass=2), pool(), pool()],
+               ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "2,-2,S"),
+                      ship("2:1", "starter", "0,0,S")])  # 2,-2,S touches only canvas 1,-1
+    match.play({"type": "move", "to": "1,-1,N"})
+    match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
+    match.force({"type": "hex", "kind": "wood"})
+    assert [a.space for a in match.legal_actions()] == ["1,-1"]
+    assert "ship 1:1 would touch no hex" in refusal(match, {"type": "place_hex",
+                                                            "space": "1,-2"})
+
+
+def test_ruling_explore_needs_an_empty_space_to_place_into_and_a_hex_in_the_stack():
+    match = acting(started())  # at 0,0,N every space it touches holds a hex
+    match.edit(pools=[pool(canvas=2), pool(), pool()])
+    assert not of(match, "explore")
+    assert "touches no empty space" in refusal(match, {"type": "explore", "pay": "canvas"})
+    match = to_explorer(started())
+    match.edit(stack={k: 0 for k in data(match)["stack"]},
+               hexes={"2,-1": {"kind": "prismray", "health": 4},
+                      "-2,1": {"kind": "barkwyrm", "health": 4},
+                      "1,1": {"kind": "ironhide", "health": 4}},
+               seen=["prismray", "barkwyrm", "ironhide"])
+    assert not of(match, "explore")
+    assert "stack is empty" in refusal(match, {"type": "explore", "pay": "canvas"})
