@@ -1349,3 +1349,52 @@ def test_ruling_explore_needs_an_empty_space_to_place_into_and_a_hex_in_the_stac
                seen=["prismray", "barkwyrm", "ironhide"])
     assert not of(match, "explore")
     assert "stack is empty" in refusal(match, {"type": "explore", "pay": "canvas"})
+
+
+# -- issue 19, item 3: the leviathan farm (rulings 2) --------------------------------------------
+def test_ruling_with_the_stack_empty_a_felled_leviathan_cannot_be_terraformed():
+    match = felled_leviathan(0)
+    state = data(match)
+    on_table = state["hexes"]
+    # Empty the stack: every hex left in it goes onto the map's rim (a legal position).
+    rim = iter(["2,-2", "2,-1", "2,0", "1,1", "0,2", "-1,2", "-2,2", "-2,1", "-2,0", "-1,-1",
+                "0,-2", "1,-3", "2,-3", "3,-3", "3,-2", "3,-1", "3,0", "2,1", "1,2", "0,3",
+                "-1,3"])
+    hexes, seen, tokens = {}, list(state["seen"]), dict(state["tokens"])
+    for kind, n in state["stack"].items():
+        for _ in range(n):
+            space = next(rim)
+            while space in on_table:
+                space = next(rim)
+            if kind in RESOURCES:
+                number = next(int(t) for t, left in tokens.items() if left)
+                tokens[str(number)] -= 1
+                hexes[space] = {"kind": kind, "number": number}
+            elif kind == "merchant":
+                hexes[space] = {"kind": kind}
+            else:
+                hexes[space] = {"kind": kind, "health": 4}
+                seen.append(kind)
+    match.edit(hexes=hexes, seen=seen, tokens=tokens,
+               stack={k: 0 for k in state["stack"]})
+    assert sum(data(match)["stack"].values()) == 0
+    assert "1,-2" not in {a.space for a in of(match, "terraform")}
+    assert "would only draw it back" in refusal(
+        match, {"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    # Under rulings 1 it could: the leviathan came straight back at full health with a reward.
+    old = felled_leviathan(0, rulings=1)
+    old.edit(hexes=hexes, seen=seen, tokens=tokens, stack={k: 0 for k in state["stack"]})
+    old.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    assert [a.kind for a, _ in old.chance_outcomes()] == ["prismray"]
+    old.force({"type": "hex", "kind": "prismray"})
+    assert data(old)["hexes"]["1,-2"] == {"kind": "prismray", "health": 4}
+    assert data(old)["pools"][0]["glass"] == 1  # the explore reward, paid again
+
+
+def test_a_felled_leviathan_is_still_terraformed_while_the_stack_holds_another_hex():
+    match = felled_leviathan(0)
+    match.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    assert data(match)["stack"]["prismray"] == 1 and data(match)["step"] == "draw_hex"
+    match.force({"type": "hex", "kind": "merchant"})
+    assert "1,-2" in {a.space for a in match.legal_actions()}
+

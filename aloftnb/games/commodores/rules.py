@@ -480,7 +480,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                     if stack_left and space not in s.fresh:
                         terraform = self._terraform_paying[space]
                         out += [terraform[i] for i in paying]
-                elif h.health == 0 and h.kind in self._leviathans:
+                elif h.health == 0 and h.kind in self._leviathans and (
+                        stack_left or not reveal_first):
+                    # RULING (rulings 2): with the stack empty, the only hex a felled
+                    # leviathan's terraform could draw is that leviathan: no new hex, no
+                    # terraform (rulings 1 allowed it, and it could be farmed every turn).
                     terraform = self._terraform_paying[space]
                     out += [terraform[i] for i in paying]
         if "upgrade" not in done and s.built_any and s.cubes > 0:
@@ -1170,6 +1174,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return "a leviathan can be terraformed only once it is at 0 health"
             if kind == "terraform" and space in s.fresh:
                 return f"{p['space']} was explored or terraformed this turn already"
+            if not sum(s.stack) and kind == "terraform" and self.rulings >= 2 and \
+                    h.kind in self._leviathans:  # type: ignore[union-attr]
+                return ("the hex stack is empty: terraforming a felled leviathan would only draw "
+                        "it back, and it must be replaced by a new hex")
             if not sum(s.stack):
                 return "the hex stack is empty: nothing is left to explore"
         if kind == "build":
