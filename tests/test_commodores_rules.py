@@ -189,7 +189,7 @@ def test_each_seat_chooses_one_free_non_metal_resource():
     match = started(free=())
     assert data(match)["step"] == "free" and match.current_player == 0
     assert {a.resource for a in of(match, "free")} == {"canvas", "breath", "glass", "wood"}
-    assert "not a legal action" in refusal(match, {"type": "free", "resource": "metal"})
+    assert "not metal" in refusal(match, {"type": "free", "resource": "metal"})
     for seat, resource in enumerate(("glass", "glass", "wood")):
         assert match.current_player == seat
         match.play({"type": "free", "resource": resource})
@@ -1398,3 +1398,103 @@ def test_a_felled_leviathan_is_still_terraformed_while_the_stack_holds_another_h
     match.force({"type": "hex", "kind": "merchant"})
     assert "1,-2" in {a.space for a in match.legal_actions()}
 
+
+# -- issue 19, item 11: every refusal names its rule ---------------------------------------------
+GENERIC = "is not a legal action now"
+
+
+def test_refusals_name_the_rule_at_set_up():
+    match = new()
+    for lv in ASIDE:
+        match.force({"type": "set_aside", "leviathan": lv})
+    for goal in GOALS:
+        match.force({"type": "goal", "goal": goal})
+    match.force({"type": "goal_number", "number": 4})
+    for ship_type in TYPES:
+        match.force({"type": "ship_type", "ship": ship_type})
+    match.play({"type": "place", "corner": "0,0,N"})
+    said = refusal(match, {"type": "place", "corner": "0,0,N"})  # seat 0's starter is there
+    assert "taken by seat 0's starter" in said and "no two ships share a corner" in said
+    assert "not a corner of the centre merchant" in refusal(
+        match, {"type": "place", "corner": "2,-2,N"})
+    assert "placed first" in refusal(match, {"type": "free", "resource": "wood"})
+    for corner in STARTS[1:3]:
+        match.play({"type": "place", "corner": corner})
+    said = refusal(match, {"type": "free", "resource": "metal"})
+    assert "free resource is one of canvas, dragon's breath, glass, wood, not metal" in said
+    assert "starter ship is placed already" in refusal(match, {"type": "place",
+                                                               "corner": "0,1,N"})
+
+
+@pytest.mark.parametrize("number", [0, 7])
+def test_refusals_name_the_rule_foraging_off_the_dice(number):
+    said = refusal(started(), {"type": "forage", "number": number})
+    assert said == f"the forage number is one of 1 to 6, not {number}"
+
+
+def test_refusals_name_the_rule_for_an_upgrade_the_ship_has():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails"]),
+                      ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
+               built_any=True, upgrade_cubes=29, pools=[pool(canvas=4), pool(), pool()])
+    acting(match)
+    said = refusal(match, {"type": "upgrade", "upgrade": "trim_sails"})
+    assert said == "this ship has Trimmed sails already: never the same upgrade twice"
+    assert "Gathering nets costs 1 canvas, 1 wood, more than you have" in refusal(
+        match, {"type": "upgrade", "upgrade": "gathering_nets"})
+    assert "not an upgrade on the Skiff's card" in refusal(
+        match, {"type": "upgrade", "upgrade": "crows_nest"})
+
+
+def test_refusals_name_the_rule_for_a_ship_that_acted_or_was_built_this_turn():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
+                      ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
+               basic_built=[True, False, False], built_any=True,
+               pools=[pool(canvas=2, breath=1), pool(), pool()])
+    acting(match)
+    assert refusal(match, {"type": "end_turn"}) == \
+        "a ship is acting: end its actions first (end_ship), then the turn"
+    match.play({"type": "build", "ship": "cutter", "at": "1,-2,S"})
+    end_ship(match)
+    assert refusal(match, {"type": "ship", "captain": 1}) == \
+        "ship 1 has already acted this turn"
+    assert refusal(match, {"type": "ship", "captain": 3}) == \
+        "ship 3 was built this turn: it acts from your next turn"
+    assert refusal(match, {"type": "ship", "captain": 5}) == "you have no ship 5"
+
+
+def test_refusals_name_the_rule_taking_what_the_rival_does_not_hold():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "1,-2,S"),
+                      ship("2:1", "starter", "0,0,S")],
+               pools=[pool(), pool(wood=2), pool()])
+    acting(match)
+    assert "nothing to take" in refusal(match, {"type": "take", "resource": "wood"})
+    match.play({"type": "plunder", "target": "1:1"})
+    assert refusal(match, {"type": "take", "resource": "glass"}) == \
+        "seat 1 holds no glass: take one of what they hold"
+    assert "finish plundering first" in refusal(match, {"type": "end_turn"})
+
+
+def test_refusals_name_the_rule_along_random_games():
+    """Well-formed actions drawn at random along random games: none is refused with only the
+    generic sentence."""
+    from aloftnb.games.commodores.encoding import tables
+
+    for rulings in (2, 1):
+        rules = aloftnb.make_rules("commodores", 3, rulings=rulings, turn_limit=8)
+        everything = tables(rules)[0]
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = rules.initial_state(seed)
+            while not rules.is_over(state):
+                if rules.is_chance(state):
+                    state = rules.apply(state, rules.sample_chance(state, rng))
+                    continue
+                legal = rules.legal_actions(state)
+                for action in rng.sample(everything, 8):
+                    if action not in legal:
+                        said = rules.why_illegal(state, action)
+                        assert said and GENERIC not in said, (action, said)
+                state = rules.apply(state, rng.choice(legal))

@@ -1091,11 +1091,22 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"{action} is drawn by chance, not chosen: force it at a chance step"
         if s.step in (PLACE, FREE) and kind not in ("place", "free"):
             return "set-up is not finished: place the starters and take the free resources"
+        if kind in ("place", "free", "forage"):
+            return self._setup_problem(s, action)
         if s.step == TAKE and kind != "take":
             return (f"finish plundering first: take {s.left} more resource"
                     f"{'s' if s.left != 1 else ''} from seat {s.target}")
         if s.step == PLACE_HEX or kind == "place_hex":
             return self._placing_problem(s, action)
+        if kind == "take":
+            if s.step != TAKE:
+                return ("take is part of plundering a rival's ship: there is nothing to take "
+                        "now")
+            return self._take_problem(s, action)
+        if kind == "end_turn" and s.active >= 0:
+            return "a ship is acting: end its actions first (end_ship), then the turn"
+        if kind == "ship" and s.active < 0:
+            return self._pick_problem(s, action)
         if kind in SHIP_ACTION_TYPES and s.active < 0:
             return "pick one of your ships first; each ship acts in turn"
         if kind == "ship" and s.active >= 0:
@@ -1108,6 +1119,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                              "else since it explored")
             if kind == "upgrade" and not s.built_any:
                 return "nobody may upgrade until someone has built a ship this game"
+            if kind == "upgrade":
+                return self._upgrade_problem(s, action)
             if kind == "move":
                 return f"the ship cannot reach {action.params.get('to')} this turn (or it is "\
                        "taken)"
@@ -1115,6 +1128,66 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if problem:
                 return problem
         return f"{self.action_text(s, action)} is not a legal action now"
+
+    def _setup_problem(self, s: CommodoresState, action: Action) -> str:
+        """Why a starter, a free resource or a forage number is refused."""
+        kind, p, cat = action.type, action.params, self.catalogue
+        if kind == "forage":
+            if s.step != FORAGE:
+                return "the forage number is called once, at the start of the turn"
+            return f"the forage number is one of 1 to 6, not {p['number']}"
+        if kind == "place":
+            if s.step != PLACE:
+                return "every starter ship is placed already: each seat now takes a free resource"
+            corner = self.geometry.corner_index.get(p["corner"], -1)
+            if corner not in self.geometry.space_corners[0]:
+                return (f"{p['corner']} is not a corner of the centre merchant: starter ships "
+                        "go on its corners")
+            owner = next(ship.owner for ship in s.ships if ship.corner == corner)
+            return (f"{p['corner']} is taken by seat {owner}'s starter: no two ships share a "
+                    "corner")
+        if s.step != FREE:  # a free resource
+            return "the starter ships are placed first, then each seat takes a free resource"
+        names = ", ".join(cat.resource_name(r) for r in cat.free_resources)
+        return f"the free resource is one of {names}, not {self._resource_words(p['resource'])}"
+
+    def _resource_words(self, resource: Any) -> str:
+        if resource in self.res_index:
+            return self.catalogue.resource_name(resource)
+        return f"{resource!r} (not a resource of this game)"
+
+    def _take_problem(self, s: CommodoresState, action: Action) -> str:
+        resource = action.params["resource"]
+        return (f"seat {s.target} holds no {self._resource_words(resource)}: take one of what "
+                "they hold")
+
+    def _pick_problem(self, s: CommodoresState, action: Action) -> str:
+        captain = action.params["captain"]
+        index = next((i for i, ship in enumerate(s.ships)
+                      if ship.owner == s.player and ship.captain == captain), -1)
+        if index < 0:
+            return f"you have no ship {captain}"
+        if index in s.acted:
+            return f"ship {captain} has already acted this turn"
+        if s.ships[index].new:
+            return f"ship {captain} was built this turn: it acts from your next turn"
+        return f"ship {captain} cannot act now"
+
+    def _upgrade_problem(self, s: CommodoresState, action: Action) -> str:
+        ship = s.ships[s.active]
+        card = self.types[ship.kind]
+        upgrade_id = action.params["upgrade"]
+        upgrade = card.upgrade(upgrade_id)
+        if upgrade is None:
+            return f"{upgrade_id} is not an upgrade on the {card.name}'s card"
+        if upgrade_id in ship.upgrades:
+            return f"this ship has {upgrade.name} already: never the same upgrade twice"
+        if s.cubes <= 0:
+            return "every upgrade cube is in use: no upgrade is left in the supply"
+        if not self._affords(s.pools[s.player], upgrade.cost):
+            cost = ", ".join(f"{n} {self.catalogue.resource_name(r)}" for r, n in upgrade.cost)
+            return f"{upgrade.name} costs {cost}, more than you have"
+        return f"{upgrade.name} cannot be fitted now"
 
     def _placing_problem(self, s: CommodoresState, action: Action) -> str:
         """Why a place_hex (or anything else while a drawn hex waits) is refused."""
@@ -1163,7 +1236,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return f"{p['space']} is not a space next to this ship"
             if p["pay"] not in self.res_index or not pool[self.res_index[p["pay"]]]:
                 pay = cat.resource_name(p["pay"]) if p["pay"] in self.res_index else p["pay"]
-                return f"exploring costs 1 resource and you have no {pay}"
+                return f"{kind[:-1]}ing costs 1 resource and you have no {pay}"
             if kind == "explore" and h is not None:
                 return f"{p['space']} holds a hex already (terraform replaces one)"
             if kind == "terraform" and h is None:
@@ -1222,8 +1295,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                        for sp in touching):
                 return "this ship is not next to a merchant hex"
             if p["give"] not in self.res_index or pool[self.res_index[p["give"]]] < 2:
-                give = cat.resource_name(p["give"]) if p["give"] in self.res_index else p["give"]
-                return f"a trade takes 2 {give} and you have fewer"
+                return f"a trade takes 2 {self._resource_words(p['give'])} and you have fewer"
+            if p["get"] not in self.res_index:
+                return f"a trade gets 1 resource: {self._resource_words(p['get'])} is none"
+            if p["get"] == p["give"]:
+                return "a trade gets a different resource from the one it gives"
         return ""
 
     def describe_action(self, s: CommodoresState, action: Action) -> str:
