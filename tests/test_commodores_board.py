@@ -155,9 +155,14 @@ def test_the_designer_view_offers_each_hex_the_stack_can_give():
     leviathan = next(kind for kind in offered if kind in match.rules.leviathan_ids)
     front_end_force = {"intent": "force", "id": 2, "action": {"type": "hex", "kind": leviathan}}
     board.handle_intent(front_end_force)
-    space = match.state.to_dict()["hexes"]
-    assert any(h["kind"] == leviathan for h in space.values())
     assert "drew a leviathan" in board.log[-1]["text"]
+    # Revealed first (rulings 2): the explorer then places it by clicking an empty space.
+    assert match.state.to_dict()["drawn"] == leviathan and not match.is_chance
+    place = next(c for c in board.choices if c["action"]["type"] == "place_hex")
+    assert place["path"] == [f"space:{place['action']['space']}"]
+    match.play(place["action"])
+    space = match.state.to_dict()["hexes"]
+    assert space[place["action"]["space"]]["kind"] == leviathan
 
 
 def test_the_zoom_control_is_offered_and_set_by_the_view_option_intent(front_end):
@@ -311,6 +316,9 @@ def test_a_drawn_element_that_plays_something_names_the_action_along_random_game
                 if kind == "move":
                     captain = state.ships[state.active].captain
                     assert phrases[path] == f"move ship {captain} here"
+                elif kind == "explore" and "space" not in choice["action"]:
+                    assert path[0] == "explore"  # a button (rulings 2): nothing drawn to name
+                    continue
                 elif kind in ("explore", "terraform"):
                     pays = {c["action"]["pay"] for c in board.choices
                             if c["path"][0] == path[0] and c["action"]["type"] == kind}
@@ -319,13 +327,13 @@ def test_a_drawn_element_that_plays_something_names_the_action_along_random_game
                     assert all(match.rules.catalogue.resource_name(r) in phrase for r in pays)
                 elif kind == "build":
                     assert phrases[path] == choice["label"]
-                elif kind in ("place", "ship"):
+                elif kind in ("place", "ship", "place_hex"):
                     assert phrases[path] == choice["label"]
                 else:
                     continue
                 seen.add(kind)
             match.play(rng.choice(match.legal_actions()))
-    assert seen >= {"move", "explore", "build", "place", "ship"}, seen
+    assert seen >= {"move", "terraform", "build", "place", "ship", "place_hex"}, seen
 
 
 @pytest.mark.parametrize(("labels", "count", "said"), [

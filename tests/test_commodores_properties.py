@@ -15,12 +15,14 @@ import pytest
 
 import aloftnb
 
-GAMES = [(players, seed) for players in (3, 4, 5) for seed in range(8)]
+# The current rulings (2) on 8 seeds, the first rulings (1, kept for old saves) on 3.
+GAMES = [(players, seed, rulings) for players in (3, 4, 5) for rulings in (2, 1)
+         for seed in range(8 if rulings == 2 else 3)]
 
 
-def play_random_game(players, seed, check):
+def play_random_game(players, seed, check, rulings=2):
     """Play one random game, calling check(rules, before, action, after) after every step."""
-    rules = aloftnb.make_rules("commodores", players, turn_limit=6, radius=3)
+    rules = aloftnb.make_rules("commodores", players, turn_limit=6, radius=3, rulings=rulings)
     rng = random.Random(seed)
     state = rules.initial_state(seed)
     steps = 0
@@ -59,6 +61,7 @@ class Ledger:
 def check_accounting(rules, s, ledger):
     cat = rules.catalogue
     on_map = Counter(h.kind for h in s.hexes if h is not None)
+    on_map[s.drawn] += bool(s.drawn)  # rulings 2: drawn, about to be placed
     totals = Counter(dict(cat.hexes)) + Counter(rules.leviathan_ids)
     for kind, in_stack in zip(rules.kinds, s.stack):
         where = on_map[kind] + in_stack + s.set_aside.count(kind) + ledger.hexes[kind]
@@ -78,7 +81,7 @@ def check_state(rules, before, action, after, ledger):
     assert all(0 <= n <= cap for pool in after.pools for n in pool)
     corners = [ship.corner for ship in after.ships]
     assert len(set(corners)) == len(corners)
-    filling = after.target if after.step == "draw_hex" else -1
+    filling = after.target if after.step in ("draw_hex", "place_hex") else -1
     for ship in after.ships:
         spaces = rules.geometry.corner_spaces[ship.corner]
         assert any(after.hexes[sp] is not None or sp == filling for sp in spaces)
@@ -90,11 +93,11 @@ def check_state(rules, before, action, after, ledger):
             assert seat == after.player  # goals only on the seat's own turn
 
 
-@pytest.mark.parametrize("players, seed", GAMES)
-def test_invariants_hold_at_every_state_of_random_games(players, seed):
+@pytest.mark.parametrize("players, seed, rulings", GAMES)
+def test_invariants_hold_at_every_state_of_random_games(players, seed, rulings):
     ledger = Ledger()
     rules, final = play_random_game(
-        players, seed, lambda r, b, a, s: check_state(r, b, a, s, ledger))
+        players, seed, lambda r, b, a, s: check_state(r, b, a, s, ledger), rulings)
     outcome = rules.outcome(final)
     assert outcome is not None and final.end in ("goals", "turn_limit")
     if final.end == "goals":
@@ -106,11 +109,11 @@ def test_random_games_reach_the_interesting_rules():
     """The games above are not idle: they explore, terraform, build, plunder and trade."""
     seen: Counter[str] = Counter()
     ends: Counter[str] = Counter()
-    for players, seed in GAMES:
+    for players, seed, rulings in GAMES:
         _, final = play_random_game(players, seed,
-                                    lambda r, b, a, s: seen.update([a.type]))
+                                    lambda r, b, a, s: seen.update([a.type]), rulings)
         ends[final.end] += 1
     for kind in ("explore", "terraform", "build", "plunder", "take", "trade", "upgrade",
-                 "move", "hex", "number"):
+                 "move", "hex", "number", "place_hex"):
         assert seen[kind] > 0, kind
     assert sum(ends.values()) == len(GAMES)

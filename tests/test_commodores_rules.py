@@ -189,7 +189,7 @@ def test_each_seat_chooses_one_free_non_metal_resource():
     match = started(free=())
     assert data(match)["step"] == "free" and match.current_player == 0
     assert {a.resource for a in of(match, "free")} == {"canvas", "breath", "glass", "wood"}
-    assert "not a legal action" in refusal(match, {"type": "free", "resource": "metal"})
+    assert "not metal" in refusal(match, {"type": "free", "resource": "metal"})
     for seat, resource in enumerate(("glass", "glass", "wood")):
         assert match.current_player == seat
         match.play({"type": "free", "resource": resource})
@@ -301,7 +301,7 @@ def test_each_action_once_per_ship_per_turn():
 
 
 def test_ruling_explorations_repeat_only_in_one_run():
-    match = acting(started(), forage=1)  # seat 0 forages a canvas on 1,-1
+    match = acting(started(rulings=1), forage=1)  # seat 0 forages a canvas on 1,-1
     match.edit(pools=[pool(canvas=3), pool(), pool()])
     match.play({"type": "move", "to": "1,-2,S"})  # touches the empty spaces 1,-2 ... and 0,-1
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
@@ -412,7 +412,7 @@ def to_explorer(match, corner="1,-2,S"):
 
 
 def test_explore_pays_one_resource_and_draws_the_hex_then_its_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(canvas=2, glass=1), pool(), pool()])
     assert {(a.space, a.pay) for a in of(match, "explore")} == {
         ("1,-2", "canvas"), ("1,-2", "glass")}
@@ -435,16 +435,16 @@ def test_explore_pays_one_resource_and_draws_the_hex_then_its_number():
 
 
 def test_explore_needs_an_empty_space_next_to_the_ship_and_a_resource_to_pay():
-    match = acting(started())
+    match = acting(started(rulings=1))
     assert not of(match, "explore")  # at 0,0,N every space it touches holds a hex
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(), pool(), pool()])
     assert not of(match, "explore")
     assert "no canvas" in refusal(match, {"type": "explore", "space": "1,-2", "pay": "canvas"})
 
 
 def test_explore_a_merchant_draws_no_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     match.force({"type": "hex", "kind": "merchant"})
     state = data(match)
@@ -452,7 +452,7 @@ def test_explore_a_merchant_draws_no_number():
 
 
 def test_explore_a_leviathan_gives_one_reward_and_it_starts_with_four_health():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     assert "silkmoth" not in {a.kind for a, _ in match.chance_outcomes()}  # set aside
     match.force({"type": "hex", "kind": "barkwyrm"})
@@ -465,7 +465,7 @@ def test_explore_a_leviathan_gives_one_reward_and_it_starts_with_four_health():
 
 
 def test_ruling_an_empty_stack_ends_exploring():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(pools=[pool(canvas=2), pool(), pool()],
                stack={k: 0 for k in data(match)["stack"]},
                hexes={"2,-1": {"kind": "prismray", "health": 4},
@@ -477,7 +477,7 @@ def test_ruling_an_empty_stack_ends_exploring():
 
 
 def test_ruling_with_no_number_tokens_left_a_resource_hex_has_no_number():
-    match = to_explorer(started())
+    match = to_explorer(started(rulings=1))
     match.edit(tokens={str(n): 0 for n in range(1, 7)})
     match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
     match.force({"type": "hex", "kind": "glass"})
@@ -486,7 +486,7 @@ def test_ruling_with_no_number_tokens_left_a_resource_hex_has_no_number():
 
 
 def test_terraform_removes_the_hex_and_its_token_and_draws_a_new_hex_there():
-    match = to_explorer(started())  # 1,-2,S touches canvas 1 at 1,-1
+    match = to_explorer(started(rulings=1))  # 1,-2,S touches canvas 1 at 1,-1
     match.edit(pools=[pool(glass=1), pool(), pool()])
     before = data(match)
     match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
@@ -505,7 +505,7 @@ def test_terraform_removes_the_hex_and_its_token_and_draws_a_new_hex_there():
 
 
 def test_no_terraforming_a_hex_explored_or_terraformed_this_turn_by_any_of_your_ships():
-    match = started()
+    match = started(rulings=1)
     match.edit(ships=[ship("0:1", "starter", "1,-2,S"), ship("0:2", "basic", "1,-1,N"),
                       ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
                basic_built=[True, False, False], built_any=True,
@@ -534,9 +534,9 @@ def test_no_terraforming_a_hex_explored_or_terraformed_this_turn_by_any_of_your_
     assert {"1,-1", "1,-2"} <= {a.space for a in of(match, "terraform")}
 
 
-def felled_leviathan(health=0):
+def felled_leviathan(health=0, **options):
     """Seat 0's skiff at 1,-2,S next to prismray at 1,-2 (the one in the stack moved out)."""
-    match = started()
+    match = started(**options)
     match.edit(hexes={"1,-2": {"kind": "prismray", "health": health}},
                stack={"prismray": 0}, seen=["prismray"],
                ships=[ship("0:1", "starter", "1,-2,S"), ship("1:1", "starter", "0,-1,S"),
@@ -546,7 +546,7 @@ def felled_leviathan(health=0):
 
 
 def test_terraform_a_felled_leviathan_shuffles_it_back_into_the_stack():
-    match = felled_leviathan(0)
+    match = felled_leviathan(0, rulings=1)
     assert ("1,-2", "canvas") in {(a.space, a.pay) for a in of(match, "terraform")}
     match.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
     assert data(match)["stack"]["prismray"] == 1
@@ -1092,7 +1092,7 @@ def test_chance_outcomes_cannot_be_played_and_decisions_cannot_be_forced():
     assert "force" in refusal(match, {"type": "hex", "kind": "metal"})
     with pytest.raises(IllegalAction):
         match.force({"type": "move", "to": "0,0,N"})
-    match.play({"type": "explore", "space": "1,-2", "pay": "canvas"})
+    match.play({"type": "explore", "pay": "canvas"})
     assert "chance step" in refusal(match, {"type": "end_ship"})
     with pytest.raises(IllegalAction, match="cannot happen"):
         match.force({"type": "hex", "kind": "silkmoth"})  # set aside, not in the stack
@@ -1181,3 +1181,320 @@ def test_goal_checks_that_reuse_their_last_answer_look_again_when_the_map_or_sea
     assert rules.goal_met(s, seat, "prospector")
     for other in others:  # same ships and map, another seat
         assert not rules.goal_met(s, other, "prospector")
+
+
+# -- issue 19: the rulings option -----------------------------------------------------------------
+def test_rulings_option_new_matches_take_the_current_rulings_and_older_saves_the_first():
+    from pathlib import Path
+
+    assert new().rules.options["rulings"] == 2
+    assert new(rulings=1).rules.options["rulings"] == 1
+    with pytest.raises(InvalidOptions, match="rulings"):
+        new(rulings=3)
+    saved = Path(__file__).parent / "saves" / "v2" / "commodores-3p-mid-forced.json"
+    old = aloftnb.Match.from_json(saved.read_text("utf-8"))
+    assert old.rules.options["rulings"] == 1  # written before the option: the old rulings
+    assert aloftnb.Match.from_json(old.to_json()).rules.options["rulings"] == 1
+
+
+def fourth_ship_of_a_fourth_type(**options):
+    """Seat 0 holds two goals (Cartographer, Slayer) and three ships of three types; its starter
+    builds a Corsair Cutter, a fourth ship of a fourth type: Armada and Mixed fleet at once."""
+    match = started(goals=("mixed_fleet", "armada", "cartographer", "slayer", "hoard"),
+                    **options)
+    match.edit(**full_tallies({
+        "tallies": [{"explored": AMOUNT["cartographer"], "leviathans_felled": 1}, {}, {}],
+        "ships": [ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
+                  ship("0:3", "barge", "1,0,N"), ship("1:1", "starter", "0,-1,S"),
+                  ship("2:1", "starter", "0,0,S")],
+        "shipyard": {"barge": 5, "cutter": 6, "tender": 6, "scout": 6, "whaler": 6},
+        "basic_built": [True, False, False], "built_any": True,
+        "pools": [pool(canvas=2, breath=1), pool(), pool()]}))
+    acting(match)
+    assert data(match)["completed"][0] == ["cartographer", "slayer"]
+    build = next(a for a in of(match, "build") if a.ship == "cutter")
+    match.play(build)
+    assert match.is_over
+    return match
+
+
+def test_ruling_a_player_never_holds_more_than_three_goals_catalogue_order_breaks_a_tie():
+    match = fourth_ship_of_a_fourth_type()
+    # Armada comes before Mixed fleet in the catalogue: it takes the last token.
+    assert data(match)["completed"][0] == ["cartographer", "slayer", "armada"]
+    outcome = match.outcome()
+    assert outcome.winners == (0,) and outcome.scores[0] == 3.0
+    assert outcome.reason == "seat 0 completed 3 goals: Cartographer, Leviathan slayer, Armada"
+    old = fourth_ship_of_a_fourth_type(rulings=1)  # as before: four goals recorded
+    assert old.outcome().scores[0] == 4.0 and "completed 4 goals" in old.outcome().reason
+
+
+def test_the_game_list_says_three_to_five_players_and_two_only_with_the_option():
+    listed = next(g for g in aloftnb.games() if g["name"] == "commodores")
+    assert listed["players"] == "3-5 (2 with two_players=True)"
+    # and the face-down stack after set-up holds the 21 hexes the rules page counts
+    assert sum(data(started())["stack"].values()) == 21
+    assert "remaining 21 hexes" in (
+        __import__("pathlib").Path(__file__).parents[1] / "docs/rules/commodores.md").read_text()
+
+
+# -- issue 19, item 1: exploring reveals the hex first (rulings 2) --------------------------------
+def issue_recipe(**options):
+    """The issue's recipe: seat 0's skiff at 1,-1,N touches the empty spaces 1,-2 and 2,-2."""
+    m = aloftnb.new_match("commodores", players=3, seed=1, auto_chance=False, **options)
+    while m.is_chance:
+        m.resolve_chance()
+    for c in ("0,0,N", "0,1,N", "-1,1,N"):
+        m.play({"type": "place", "corner": c})
+    for _ in range(3):
+        m.play({"type": "free", "resource": "wood"})
+    m.play({"type": "forage", "number": 6})
+    m.play({"type": "ship", "captain": 1})
+    m.play({"type": "move", "to": "1,-1,N"})
+    return m
+
+
+def test_ruling_explore_reveals_the_top_hex_first_then_the_explorer_chooses_the_space():
+    m = issue_recipe()
+    # The space is no longer named up front: the old form is refused, naming the new one.
+    assert "place_hex" in refusal(m, {"type": "explore", "space": "1,-2", "pay": "wood"})
+    assert {str(a) for a in of(m, "explore")} == {"explore paying wood", "explore paying breath"}
+    m.play({"type": "explore", "pay": "wood"})
+    state = data(m)
+    assert (state["step"], state["target"], m.current_player) == ("draw_hex", None,
+                                                                  aloftnb.CHANCE)
+    label = m.rules.chance_choice_label(m.state, aloftnb.core.action.Action("hex", kind="metal"))
+    assert label == "draw a metal hex for seat 0 to place next to ship 1"
+    m.force({"type": "hex", "kind": "barkwyrm"})  # a leviathan: its reward comes with the draw
+    state = data(m)
+    assert state["step"] == "place_hex" and state["drawn"] == "barkwyrm"
+    assert m.current_player == 0 and state["seen"] == ["barkwyrm"]
+    assert state["pools"][0]["wood"] == 1  # 1 wood paid, 1 wood of reward
+    assert state["tallies"][0]["explored"] == 1
+    assert m.history[-1].text == "drew a leviathan, Barkwyrm, for seat 0 to place next to ship 1"
+    # The player keeps the leviathan away from (or next to) where they like.
+    assert sorted(a.space for a in m.legal_actions()) == ["1,-2", "2,-2"]
+    assert [a.type for a in m.legal_actions()] == ["place_hex", "place_hex"]
+    assert "place the hex just drawn" in refusal(m, {"type": "end_ship"})
+    assert "not a space next to ship 1" in refusal(m, {"type": "place_hex", "space": "3,-3"})
+    assert "holds a hex already" in refusal(m, {"type": "place_hex", "space": "1,-1"})
+    m.play({"type": "place_hex", "space": "2,-2"})
+    state = data(m)
+    assert state["hexes"]["2,-2"] == {"kind": "barkwyrm", "health": 4}
+    assert "1,-2" not in state["hexes"] and state["fresh"] == ["2,-2"]
+    assert state["step"] == "ships" and state["drawn"] is None
+    # A resource hex is placed, then its number is drawn for the space chosen.
+    m.play({"type": "explore", "pay": "breath"})
+    m.force({"type": "hex", "kind": "metal"})
+    m.play({"type": "place_hex", "space": "1,-2"})
+    assert (data(m)["step"], data(m)["target"]) == ("draw_number", "1,-2")
+    m.force({"type": "number", "number": 3})
+    assert data(m)["hexes"]["1,-2"] == {"kind": "metal", "number": 3}
+
+
+def test_rulings_1_keeps_the_space_named_before_the_draw():
+    m = issue_recipe(rulings=1)
+    assert "place_hex" in refusal(m, {"type": "place_hex", "space": "1,-2"})
+    m.play({"type": "explore", "space": "1,-2", "pay": "wood"})  # the hex is drawn only now
+    assert data(m)["target"] == "1,-2"
+    m.force({"type": "hex", "kind": "barkwyrm"})
+    assert data(m)["hexes"]["1,-2"] == {"kind": "barkwyrm", "health": 4}
+
+
+def test_ruling_a_terraformed_hex_is_replaced_in_any_empty_space_next_to_the_ship_freed_included():
+    match = acting(started())
+    match.edit(pools=[pool(glass=2), pool(), pool()],
+               ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "0,-1,S"),
+                      ship("2:1", "starter", "0,0,S")])
+    match.play({"type": "move", "to": "1,-1,N"})  # touches canvas 1,-1 and empty 1,-2, 2,-2
+    match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
+    state = data(match)
+    assert state["target"] == "1,-1" and "1,-1" not in state["hexes"]
+    match.force({"type": "hex", "kind": "wood"})
+    # 2,-2 would touch no other hex once 1,-1 is empty: not offered. The freed space always is.
+    assert sorted(a.space for a in match.legal_actions()) == ["1,-1", "1,-2"]
+    assert "touch no other hex" in refusal(match, {"type": "place_hex", "space": "2,-2"})
+    match.play({"type": "place_hex", "space": "1,-2"})
+    match.force({"type": "number", "number": 2})
+    state = data(match)
+    assert "1,-1" not in state["hexes"] and state["hexes"]["1,-2"] == {"kind": "wood",
+                                                                       "number": 2}
+    assert state["fresh"] == ["1,-2"]  # the new hex cannot be terraformed again this turn
+    assert "1,-2" not in {a.space for a in of(match, "terraform")}
+
+
+def test_ruling_a_terraform_never_strands_a_ship():
+    match = acting(started())
+    match.edit(pools=[pool(glass=2), pool(), pool()],
+               ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "2,-2,S"),
+                      ship("2:1", "starter", "0,0,S")])  # 2,-2,S touches only canvas 1,-1
+    match.play({"type": "move", "to": "1,-1,N"})
+    match.play({"type": "terraform", "space": "1,-1", "pay": "glass"})
+    match.force({"type": "hex", "kind": "wood"})
+    assert [a.space for a in match.legal_actions()] == ["1,-1"]
+    assert "ship 1:1 would touch no hex" in refusal(match, {"type": "place_hex",
+                                                            "space": "1,-2"})
+
+
+def test_ruling_explore_needs_an_empty_space_to_place_into_and_a_hex_in_the_stack():
+    match = acting(started())  # at 0,0,N every space it touches holds a hex
+    match.edit(pools=[pool(canvas=2), pool(), pool()])
+    assert not of(match, "explore")
+    assert "touches no empty space" in refusal(match, {"type": "explore", "pay": "canvas"})
+    match = to_explorer(started())
+    match.edit(stack={k: 0 for k in data(match)["stack"]},
+               hexes={"2,-1": {"kind": "prismray", "health": 4},
+                      "-2,1": {"kind": "barkwyrm", "health": 4},
+                      "1,1": {"kind": "ironhide", "health": 4}},
+               seen=["prismray", "barkwyrm", "ironhide"])
+    assert not of(match, "explore")
+    assert "stack is empty" in refusal(match, {"type": "explore", "pay": "canvas"})
+
+
+# -- issue 19, item 3: the leviathan farm (rulings 2) --------------------------------------------
+def test_ruling_with_the_stack_empty_a_felled_leviathan_cannot_be_terraformed():
+    match = felled_leviathan(0)
+    state = data(match)
+    on_table = state["hexes"]
+    # Empty the stack: every hex left in it goes onto the map's rim (a legal position).
+    rim = iter(["2,-2", "2,-1", "2,0", "1,1", "0,2", "-1,2", "-2,2", "-2,1", "-2,0", "-1,-1",
+                "0,-2", "1,-3", "2,-3", "3,-3", "3,-2", "3,-1", "3,0", "2,1", "1,2", "0,3",
+                "-1,3"])
+    hexes, seen, tokens = {}, list(state["seen"]), dict(state["tokens"])
+    for kind, n in state["stack"].items():
+        for _ in range(n):
+            space = next(rim)
+            while space in on_table:
+                space = next(rim)
+            if kind in RESOURCES:
+                number = next(int(t) for t, left in tokens.items() if left)
+                tokens[str(number)] -= 1
+                hexes[space] = {"kind": kind, "number": number}
+            elif kind == "merchant":
+                hexes[space] = {"kind": kind}
+            else:
+                hexes[space] = {"kind": kind, "health": 4}
+                seen.append(kind)
+    match.edit(hexes=hexes, seen=seen, tokens=tokens,
+               stack={k: 0 for k in state["stack"]})
+    assert sum(data(match)["stack"].values()) == 0
+    assert "1,-2" not in {a.space for a in of(match, "terraform")}
+    assert "would only draw it back" in refusal(
+        match, {"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    # Under rulings 1 it could: the leviathan came straight back at full health with a reward.
+    old = felled_leviathan(0, rulings=1)
+    old.edit(hexes=hexes, seen=seen, tokens=tokens, stack={k: 0 for k in state["stack"]})
+    old.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    assert [a.kind for a, _ in old.chance_outcomes()] == ["prismray"]
+    old.force({"type": "hex", "kind": "prismray"})
+    assert data(old)["hexes"]["1,-2"] == {"kind": "prismray", "health": 4}
+    assert data(old)["pools"][0]["glass"] == 1  # the explore reward, paid again
+
+
+def test_a_felled_leviathan_is_still_terraformed_while_the_stack_holds_another_hex():
+    match = felled_leviathan(0)
+    match.play({"type": "terraform", "space": "1,-2", "pay": "canvas"})
+    assert data(match)["stack"]["prismray"] == 1 and data(match)["step"] == "draw_hex"
+    match.force({"type": "hex", "kind": "merchant"})
+    assert "1,-2" in {a.space for a in match.legal_actions()}
+
+
+# -- issue 19, item 11: every refusal names its rule ---------------------------------------------
+GENERIC = "is not a legal action now"
+
+
+def test_refusals_name_the_rule_at_set_up():
+    match = new()
+    for lv in ASIDE:
+        match.force({"type": "set_aside", "leviathan": lv})
+    for goal in GOALS:
+        match.force({"type": "goal", "goal": goal})
+    match.force({"type": "goal_number", "number": 4})
+    for ship_type in TYPES:
+        match.force({"type": "ship_type", "ship": ship_type})
+    match.play({"type": "place", "corner": "0,0,N"})
+    said = refusal(match, {"type": "place", "corner": "0,0,N"})  # seat 0's starter is there
+    assert "taken by seat 0's starter" in said and "no two ships share a corner" in said
+    assert "not a corner of the centre merchant" in refusal(
+        match, {"type": "place", "corner": "2,-2,N"})
+    assert "placed first" in refusal(match, {"type": "free", "resource": "wood"})
+    for corner in STARTS[1:3]:
+        match.play({"type": "place", "corner": corner})
+    said = refusal(match, {"type": "free", "resource": "metal"})
+    assert "free resource is one of canvas, dragon's breath, glass, wood, not metal" in said
+    assert "starter ship is placed already" in refusal(match, {"type": "place",
+                                                               "corner": "0,1,N"})
+
+
+@pytest.mark.parametrize("number", [0, 7])
+def test_refusals_name_the_rule_foraging_off_the_dice(number):
+    said = refusal(started(), {"type": "forage", "number": number})
+    assert said == f"the forage number is one of 1 to 6, not {number}"
+
+
+def test_refusals_name_the_rule_for_an_upgrade_the_ship_has():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N", ["trim_sails"]),
+                      ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
+               built_any=True, upgrade_cubes=29, pools=[pool(canvas=4), pool(), pool()])
+    acting(match)
+    said = refusal(match, {"type": "upgrade", "upgrade": "trim_sails"})
+    assert said == "this ship has Trimmed sails already: never the same upgrade twice"
+    assert "Gathering nets costs 1 canvas, 1 wood, more than you have" in refusal(
+        match, {"type": "upgrade", "upgrade": "gathering_nets"})
+    assert "not an upgrade on the Skiff's card" in refusal(
+        match, {"type": "upgrade", "upgrade": "crows_nest"})
+
+
+def test_refusals_name_the_rule_for_a_ship_that_acted_or_was_built_this_turn():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N"), ship("0:2", "basic", "1,-1,N"),
+                      ship("1:1", "starter", "0,-1,S"), ship("2:1", "starter", "0,0,S")],
+               basic_built=[True, False, False], built_any=True,
+               pools=[pool(canvas=2, breath=1), pool(), pool()])
+    acting(match)
+    assert refusal(match, {"type": "end_turn"}) == \
+        "a ship is acting: end its actions first (end_ship), then the turn"
+    match.play({"type": "build", "ship": "cutter", "at": "1,-2,S"})
+    end_ship(match)
+    assert refusal(match, {"type": "ship", "captain": 1}) == \
+        "ship 1 has already acted this turn"
+    assert refusal(match, {"type": "ship", "captain": 3}) == \
+        "ship 3 was built this turn: it acts from your next turn"
+    assert refusal(match, {"type": "ship", "captain": 5}) == "you have no ship 5"
+
+
+def test_refusals_name_the_rule_taking_what_the_rival_does_not_hold():
+    match = started()
+    match.edit(ships=[ship("0:1", "starter", "0,0,N"), ship("1:1", "starter", "1,-2,S"),
+                      ship("2:1", "starter", "0,0,S")],
+               pools=[pool(), pool(wood=2), pool()])
+    acting(match)
+    assert "nothing to take" in refusal(match, {"type": "take", "resource": "wood"})
+    match.play({"type": "plunder", "target": "1:1"})
+    assert refusal(match, {"type": "take", "resource": "glass"}) == \
+        "seat 1 holds no glass: take one of what they hold"
+    assert "finish plundering first" in refusal(match, {"type": "end_turn"})
+
+
+def test_refusals_name_the_rule_along_random_games():
+    """Well-formed actions drawn at random along random games: none is refused with only the
+    generic sentence."""
+    from aloftnb.games.commodores.encoding import tables
+
+    for rulings in (2, 1):
+        rules = aloftnb.make_rules("commodores", 3, rulings=rulings, turn_limit=8)
+        everything = tables(rules)[0]
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = rules.initial_state(seed)
+            while not rules.is_over(state):
+                if rules.is_chance(state):
+                    state = rules.apply(state, rules.sample_chance(state, rng))
+                    continue
+                legal = rules.legal_actions(state)
+                for action in rng.sample(everything, 8):
+                    if action not in legal:
+                        said = rules.why_illegal(state, action)
+                        assert said and GENERIC not in said, (action, said)
+                state = rules.apply(state, rng.choice(legal))

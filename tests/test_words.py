@@ -376,5 +376,6 @@ def test_a_designers_vowel_named_resource_takes_an():
             match.play(rng.choice(match.legal_actions()))
     rules = match.rules
     glass = next(o for o, _ in match.chance_outcomes() if o.params.get("kind") == "glass")
-    assert " an amber hex at " in rules.describe_chance(match.state, glass)
-    assert rules.chance_choice_label(match.state, glass).startswith("draw an amber hex at ")
+    # (rulings 2: revealed first, so the text says who places it rather than where)
+    assert " an amber hex for seat " in rules.describe_chance(match.state, glass)
+    assert rules.chance_choice_label(match.state, glass).startswith("draw an amber hex for ")

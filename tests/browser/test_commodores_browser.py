@@ -1,5 +1,6 @@
 """Sky commodores in real JupyterLab: a whole turn played by clicking the board (forage, pick a
-ship, move, explore, build, end the ship), with Python checking every step."""
+ship, move, explore and place the hex drawn, build, end the ship), with Python checking every
+step. ALOFTNB_EXPLORE_SCREENSHOTS=<folder> saves the board mid-exploration at three widths."""
 
 from __future__ import annotations
 
@@ -52,15 +53,35 @@ def test_a_whole_turn_by_clicking(lab_server, lab, wait_until):
     wait_until(lambda: kernel.eval_json("match.state.to_dict()['ships'][0]['corner']") == corner,
                what="the move")
 
-    # Explore: click an empty space next to the ship, then the resource to pay.
-    space = kernel.eval_json("next(a.space for a in match.legal_actions() "
-                             "if a.type == 'explore')")
+    # Explore: the explore button, then the resource to pay. The top hex is drawn first
+    # (rulings 2); then a click on an empty space next to the ship places it.
     hexes_before = kernel.eval_json("len(match.state.to_dict()['hexes'])")
-    board.locator(f'[data-key="space:{space}"].legal').click()
+    board.locator('.aloft-menu [data-menu-key="explore"]').click()
     board.locator('.aloft-menu .aloft-choice', has_text="paying 1 canvas").click()
+    wait_until(lambda: kernel.eval_json("match.state.step") == "place_hex",
+               what="the hex to be drawn and wait to be placed")
+    spaces = kernel.eval_json("[a.space for a in match.legal_actions()]")
+    assert spaces and kernel.eval_json(
+        "sorted({a.type for a in match.legal_actions()})") == ["place_hex"]
+    board.get_by_text("Drawn:").first.wait_for()  # the panel says what was drawn
+    for space in spaces:  # every space the hex may go to is marked playable on the map
+        board.locator(f'[data-key="space:{space}"].legal').wait_for()
+    shots = os.environ.get("ALOFTNB_EXPLORE_SCREENSHOTS")  # a folder: opt-in
+    if shots:
+        for width in (800, 1024, 1400):
+            lab.page.set_viewport_size({"width": width, "height": 900})
+            lab.page.wait_for_timeout(600)
+            board.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+            lab.page.wait_for_timeout(200)
+            lab.page.screenshot(path=os.path.join(shots, f"commodores-place-hex-{width}.png"))
+    board.locator(f'[data-key="space:{spaces[-1]}"].legal').click()
     wait_until(lambda: kernel.eval_json("len(match.state.to_dict()['hexes'])") == hexes_before + 1,
                what="the explored hex to be placed")
-    assert kernel.eval_json("match.state.step") == "ships"  # chance drew the hex (and number)
+    wait_until(lambda: kernel.eval_json("match.state.step") == "ships",
+               what="the number to be drawn")
+    assert kernel.eval_json(f"match.state.to_dict()['hexes']['{spaces[-1]}']['kind']") == \
+        kernel.eval_json("next(e.action.kind for e in reversed(match.history) "
+                         "if e.kind == 'chance' and e.action.type == 'hex')")
     drawn = kernel.eval_json("next(str(e) for e in reversed(match.history) "
                              "if e.kind == 'chance' and 'hex' in str(e))")
     board.locator(".aloft-log").get_by_text(drawn.split(": ", 1)[-1][:30]).first.wait_for()

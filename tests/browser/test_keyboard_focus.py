@@ -209,7 +209,7 @@ def test_commodores_setup_and_a_whole_turn_by_keys_alone(lab, lab_server, wait_u
         board.locator('.aloft-svg [data-key][tabindex="0"]').first.focus()
     setup_keys, keys.count = keys.count, 0
 
-    # One whole turn: forage, pick the ship, move it, explore and pay, end the ship.
+    # One whole turn: forage, pick the ship, move it, explore and pay, place the hex, end the ship.
     keys.to_menu("forage on 2")
     keys.play("forage")
     shot(page, "commodores-after-forage.png")
@@ -220,12 +220,16 @@ def test_commodores_setup_and_a_whole_turn_by_keys_alone(lab, lab_server, wait_u
     keys.to_map(f"corner:{corner}")
     keys.play("move the ship")
     shot(page, "commodores-after-move.png")
-    space = kernel.eval_json("next(a.space for a in match.legal_actions() if a.type == 'explore')")
-    keys.to_map(f"space:{space}")
+    keys.to_menu("explore")
     keys.press("Enter")  # the first step of two: the focus goes to the first way to pay
     wait_until(lambda: keys.focus()["inMenu"], what="the payments in the menu")
     keys.to_menu(text="paying 1 canvas")
-    keys.play("explore and pay")
+    keys.play("explore and pay",
+              moved=lambda: kernel.eval_json("match.state.step") == "place_hex")
+    # The top hex was drawn first: now a space next to the ship on the map places it.
+    space = kernel.eval_json("match.legal_actions()[0].space")
+    keys.to_map(f"space:{space}")
+    keys.play("place the hex drawn")
     shot(page, "commodores-after-explore.png")
     keys.to_menu("end ship")
     keys.play("end the ship")
@@ -233,7 +237,7 @@ def test_commodores_setup_and_a_whole_turn_by_keys_alone(lab, lab_server, wait_u
     turn = keys.count
     browser_report(f"keyboard ({'old board, measured' if MEASURE else 'this board'}): "
                    f"commodores setup (3 starters, 3 free resources) {setup_keys} key presses; "
-                   f"a whole turn (forage, pick, move, explore and pay, end ship) {turn} key presses")
+                   f"a whole turn (forage, pick, move, explore and pay, place, end ship) {turn} key presses")
     if MEASURE:
         browser_report(f"  focus left the board after: {'; '.join(keys.lost) or 'no move'}")
     browser_report(f"  focus after each move: {'; '.join(keys.moves)}")

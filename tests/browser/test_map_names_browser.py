@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+# rulings=1: this test walks the explore-by-space flow (an empty space names the explore it
+# plays); under rulings 2 an empty space is named by the place_hex that follows the draw.
 COMMODORES = '''import aloftnb
-match = aloftnb.new_match("commodores", players=3, seed=11)
+match = aloftnb.new_match("commodores", players=3, seed=11, rulings=1)
 while match.phase == "setup":
     match.play(match.legal_actions()[0])
 pools = match.state.to_dict()["pools"]

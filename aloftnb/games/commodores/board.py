@@ -38,8 +38,10 @@ class GameBoard(ZoomableBoard):
             upgrade = rules.types[ship.kind].upgrade(p["upgrade"])
             assert upgrade is not None
             return f"upgrade: {upgrade.name}, {upgrade.effect_text()} (costs {cost(upgrade.cost)})"
-        if action.type in ("explore", "terraform"):
+        if action.type in ("explore", "terraform") and "space" in p:
             return f"{action.type} {p['space']}, paying 1 {cat.resource_name(p['pay'])}"
+        if action.type == "explore":  # rulings 2: drawn first, placed next
+            return f"explore, paying 1 {cat.resource_name(p['pay'])} (draw the top hex)"
         if action.type == "trade":
             return (f"trade 2 {cat.resource_name(p['give'])} for 1 "
                     f"{cat.resource_name(p['get'])}")
@@ -64,9 +66,12 @@ class GameBoard(ZoomableBoard):
     def hints(self) -> dict[str, str]:
         out = {}
         for action in self.match.legal_actions() if not self.match.is_over else []:
-            if action.type in ("explore", "terraform"):
+            if action.type in ("explore", "terraform") and "space" in action.params:
                 out[f"space:{action.space}"] = (f"{action.type.capitalize()} {action.space}: "
                                                 "choose the resource to pay.")
+            elif action.type == "explore":
+                out["explore"] = ("Explore: choose the resource to pay. The top hex is drawn, "
+                                  "then you click an empty space next to the ship to place it.")
             elif action.type == "build":
                 name = self.game_rules.types[action.ship].name
                 out[f"build {with_article(name)}"] = ("Now click a free corner next to the ship "
@@ -114,6 +119,9 @@ class GameBoard(ZoomableBoard):
                 return rules.why_illegal(state, rules.parse_action(
                     {"type": "move", "to": key[7:]}))
             return "pick one of your ships first"
+        if key.startswith("space:") and state.step == "place_hex":
+            return rules.why_illegal(state, rules.parse_action(
+                {"type": "place_hex", "space": key[6:]}))
         if key.startswith("space:"):
             if state.active < 0:
                 return "pick one of your ships first; it explores next to where it is"

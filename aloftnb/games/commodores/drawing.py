@@ -189,7 +189,20 @@ def _headline(view: dict[str, Any]) -> str:
     if d["phase"] == "setup":
         return f"Set-up: seat {seat} " + ("places a starter ship" if view["step"] == "place"
                                           else "takes a free resource")
+    if view["step"] == "place_hex" and view.get("drawn"):
+        return (f"Round {d['round']}: seat {seat} drew {_drawn_text(view)}: click where it goes")
     return f"Round {d['round']}: seat {seat}, {d['phase']} phase"
+
+
+def _drawn_text(view: dict[str, Any]) -> str:
+    """The hex waiting to be placed (rulings 2), in words: "a canvas hex", "Barkwyrm (a
+    leviathan)"."""
+    d, drawn = view["derived"], view["drawn"]
+    if drawn in d["leviathans"]:
+        return f"{d['leviathans'][drawn]['name']} (a leviathan)"
+    if drawn == "merchant":
+        return "a merchant hex"
+    return f"a {d['resources'].get(drawn, drawn)} hex"
 
 
 def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[str, Any]) -> str:
@@ -345,6 +358,9 @@ def _panel(view: dict[str, Any], x: float) -> tuple[str, int]:
         ups = ", ".join(card["upgrades"][u]["name"] for u in ship["upgrades"]) or "none"
         wrapped(x, f"Upgrades: {ups}")
         wrapped(x, "Done this turn: " + (", ".join(view["done"]) or "nothing yet"))
+    if view["step"] == "place_hex" and view.get("drawn"):
+        wrapped(x, f"Drawn: {_drawn_text(view)}. Click an empty space next to the acting ship "
+                   "to place it.", 12, weight="600")
     if view["step"] == "take":
         wrapped(x, f"Plundering seat {view['target']}: take {view['left']} more", 12,
                 weight="600")

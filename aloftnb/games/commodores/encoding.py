@@ -5,7 +5,9 @@ Decisions are numbered block after block, in this order (C corners and S spaces 
 the geometry's numbering, R resources, U upgrades and B buildable types in catalogue order, P
 seats, K captaining cards): place C, free R, forage 6, ship K, move C, explore S*R, terraform
 S*R, upgrade U, build B*C, plunder a ship P*K, plunder a leviathan S, take R, trade R*R, end the
-ship, end the turn. Chance outcomes: set aside a leviathan, a goal, the Beacon number, a ship
+ship, end the turn. Under rulings 2 (the default) an exploration names no space: the explore
+block is R (the resource paid) instead of S*R, and a last block, place the drawn hex S, follows
+end the turn. Chance outcomes: set aside a leviathan, a goal, the Beacon number, a ship
 type, a hex kind, a number token.
 
 The observation is read from the seat's view only, so it never shows which leviathans were set
@@ -35,8 +37,11 @@ def tables(rules: CommodoresRules) -> tuple[list[CommodoresAction], dict[Commodo
     decisions += [cached("forage", number=n) for n in range(1, 7)]
     decisions += [cached("ship", captain=k) for k in range(1, cat.ships_per_player + 1)]
     decisions += [cached("move", to=c) for c in corners]
-    for kind in ("explore", "terraform"):
-        decisions += [cached(kind, space=s, pay=r) for s in spaces for r in res]
+    if rules.rulings >= 2:  # reveal first: explore pays, place_hex chooses the space
+        decisions += [cached("explore", pay=r) for r in res]
+    else:
+        decisions += [cached("explore", space=s, pay=r) for s in spaces for r in res]
+    decisions += [cached("terraform", space=s, pay=r) for s in spaces for r in res]
     decisions += [cached("upgrade", upgrade=u.id) for t in cat.ship_types for u in t.upgrades]
     decisions += [cached("build", ship=t.id, at=c) for t in (cat.basic, *cat.shipyard)
                   for c in corners]
@@ -46,6 +51,8 @@ def tables(rules: CommodoresRules) -> tuple[list[CommodoresAction], dict[Commodo
     decisions += [cached("take", resource=r) for r in res]
     decisions += [cached("trade", give=g, get=r) for g in res for r in res]
     decisions += [cached("end_ship"), cached("end_turn")]
+    if rules.rulings >= 2:
+        decisions += [cached("place_hex", space=s) for s in spaces]
     chance: list[CommodoresAction] = []
     chance += [cached("set_aside", leviathan=lv.id) for lv in cat.leviathans]
     chance += [cached("goal", goal=g.id) for g in cat.goals]
@@ -92,7 +99,7 @@ def observation_shape(rules: CommodoresRules) -> tuple[int, ...]:
     per_corner = n + 1 + 3  # whose ship, acting, its move, forage and plunder
     return (len(geo.spaces) * per_space + len(geo.corners) * per_corner + n * r
             + n * len(cat.goals) + len(cat.goals) + 1 + len(cat.shipyard) + n * len(TALLIES)
-            + len(STEPS) + 2 * n + 6 + 6,)
+            + len(STEPS) + 2 * n + 6 + 6 + len(_kinds(rules)),)
 
 
 def observation(rules: CommodoresRules, view: dict[str, Any], seat: int) -> list[float]:
@@ -140,6 +147,9 @@ def observation(rules: CommodoresRules, view: dict[str, Any], seat: int) -> list
         1, cat.max_plunder), view["forage_number"] / 6,
         min(1.0, view["derived"]["stack_total"] / 60), min(1.0, sum(view["tokens"].values()) / 60),
         view["upgrade_cubes"] / max(1, cat.upgrade_cubes)]
+    drawn = view.get("drawn")  # the hex waiting to be placed (rulings 2)
+    drawn = None if drawn is None else (drawn if drawn in kinds[:-1] else "leviathan")
+    out += [1.0 if drawn == k else 0.0 for k in kinds]
     return out
 
 
@@ -157,6 +167,8 @@ def observation_string(rules: CommodoresRules, view: dict[str, Any], seat: int) 
         held = " ".join(f"{k}={v}" for k, v in pool.items())
         lines.append(f"  seat {p}: {held}; goals {','.join(view['completed'][p]) or '-'}")
     lines.append(f"  goals in play {','.join(view['goals'])}; stack {d['stack_total']}")
+    if view.get("drawn"):
+        lines.append(f"  drawn, to place: {view['drawn']}")
     if d["result_text"]:
         lines.append(f"over: {d['result_text']}")
     return "\n".join(lines)

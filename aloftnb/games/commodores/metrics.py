@@ -14,11 +14,13 @@ from typing import Any
 
 from .rules import CommodoresRules
 from .state import (
+    DRAW_NUMBER,
     EXPLORED,
     FELLED,
     FORAGED,
     FROM_LEVIATHANS,
     OVER,
+    PLACE_HEX,
     PLUNDERED,
     SHIPS_PLUNDERED,
     TRADED,
@@ -82,6 +84,9 @@ def evaluate(rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
         outcome = rules.outcome(s)
         assert outcome is not None
         return 1000.0 if seat in outcome.winners else -1000.0
+    if s.step == PLACE_HEX and s.player == seat:
+        # A drawn hex is worth its best placement (the greedy bot's explore looks one step on).
+        return max(evaluate(rules, rules.apply(s, a), seat) for a in rules.legal_actions(s))
     done = len(s.completed[seat])
     progress = sum(goal_progress(rules, s, seat, g) ** 2 for g in s.goals
                    if g not in s.completed[seat])
@@ -97,8 +102,10 @@ def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -
     for ship in fleet:
         forage = rules.stats(ship)[1]
         if forage:
+            # a resource hex whose number is being drawn counts as numbered
             numbered = [sp for sp in rules.touching(s, ship.corner)
-                        if s.hexes[sp].number > 0]  # type: ignore[union-attr]
+                        if s.hexes[sp].number > 0  # type: ignore[union-attr]
+                        or (s.step == DRAW_NUMBER and sp == s.target)]
             total += forage * len(numbered)
     return total
 

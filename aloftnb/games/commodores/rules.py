@@ -42,6 +42,7 @@ from .state import (
     GOAL_NUMBER,
     OVER,
     PLACE,
+    PLACE_HEX,
     PLUNDERED,
     SET_ASIDE,
     SETUP_STEPS,
@@ -52,6 +53,7 @@ from .state import (
     TALLIES,
     TRADED,
     TRADES,
+    TURN_STEPS,
     CommodoresState,
     Hex,
     Ship,
@@ -62,7 +64,7 @@ from .state import (
 
 CHANCE_TYPES = ("set_aside", "goal", "goal_number", "ship_type", "hex", "number")
 DECISION_TYPES = ("place", "free", "forage", "ship", "move", "explore", "terraform", "upgrade",
-                  "build", "plunder", "take", "trade", "end_ship", "end_turn")
+                  "build", "plunder", "take", "trade", "end_ship", "end_turn", "place_hex")
 SHIP_ACTION_TYPES = ("move", "explore", "terraform", "upgrade", "build", "plunder", "trade",
                      "end_ship")
 # Which of the text's six actions each action type is (explore and terraform are one action).
@@ -87,7 +89,9 @@ class CommodoresAction(Action):
             "forage": lambda: f"forage on {p.get('number')}",
             "ship": lambda: f"ship {p.get('captain')} acts",
             "move": lambda: f"move to {p.get('to')}",
-            "explore": lambda: f"explore {p.get('space')} paying {p.get('pay')}",
+            "explore": lambda: (f"explore {p.get('space')} paying {p.get('pay')}" if "space" in p
+                                else f"explore paying {p.get('pay')}"),
+            "place_hex": lambda: f"place the drawn hex at {p.get('space')}",
             "terraform": lambda: f"terraform {p.get('space')} paying {p.get('pay')}",
             "upgrade": lambda: f"upgrade: {p.get('upgrade')}",
             "build": lambda: f"build a {p.get('ship')} at {p.get('at')}",
@@ -136,12 +140,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         "setup": ("set_aside", "goal", "goal_number", "ship_type", "place", "free"),
         "forage": ("forage",),
         "ships": ("ship", "move", "explore", "terraform", "upgrade", "build", "plunder", "take",
-                  "trade", "end_ship", "end_turn", "hex", "number"),
+                  "trade", "end_ship", "end_turn", "hex", "number", "place_hex"),
     }
     encoding = "aloftnb.games.commodores.encoding"  # the adapters' numbering (encoding.py)
     action_class = CommodoresAction
     action_types = CHANCE_TYPES + DECISION_TYPES
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
+    state_form = 2  # 2: "drawn" (the hex waiting to be placed, rulings 2) joined the dict
     option_spec: ClassVar[dict[str, Option]] = {
         "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
                             "supplies: a dict or a JSON file path",
@@ -153,7 +158,18 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                          "edge)", check=int_between(2, 8)),
         "two_players": Option("two_players", False, "allow a 2-player game (the text says 3-5)",
                               choices=(False, True)),
+        # Rule changes after saves were written: 1 = the rulings as first published (saves
+        # written before this option replay with them), 2 = the current rulings (the rules page
+        # lists what changed).
+        "rulings": Option("rulings", 2, "which rulings apply: 2 the current ones, 1 those "
+                          "before issue 19 (saves written before the option load with 1)",
+                          choices=(1, 2), older_saves=1),
     }
+
+    @classmethod
+    def player_counts(cls) -> str:
+        """The text's 3-5; two players only with the designer's option."""
+        return "3-5 (2 with two_players=True)"
 
     # -- configuration -------------------------------------------------------------------------
     def options_for_save(self) -> dict[str, Any]:
@@ -181,6 +197,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if self.players > 6:
             raise InvalidOptions("the merchant hex has 6 corners: at most 6 starters")
         self.turn_limit = opts["turn_limit"]
+        self.rulings = opts["rulings"]
         self.geometry = geo = geometry(opts["radius"])
         self.kinds = cat.hex_kinds
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
@@ -190,6 +207,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self.types = {t.id: t for t in cat.ship_types}
         self.goal_cards = {g.id: g for g in cat.goals}
         self._goal_tests = {g.id: self._goal_test(g.kind, g.amount) for g in cat.goals}
+        self._goal_order = {g.id: i for i, g in enumerate(cat.goals)}
         self._stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
         # The stack before set-up: every hex but the centre and the ring.
         stack = dict.fromkeys(self.kinds, 0)
@@ -234,6 +252,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         self._move_to = tuple(cached("move", to=name) for name in corner_names)
         self._explore_paying = tuple(tuple(cached("explore", space=name, pay=r) for r in res)
                                      for name in space_names)
+        self._explore_pay = tuple(cached("explore", pay=r) for r in res)  # rulings 2
+        self._place_hex = tuple(cached("place_hex", space=name) for name in space_names)
         self._terraform_paying = tuple(tuple(cached("terraform", space=name, pay=r) for r in res)
                                        for name in space_names)
         self._plunder_space = tuple(cached("plunder", target=name) for name in space_names)
@@ -279,7 +299,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         explores = (len(self.resources) * cat.pool_cap + ships * (best_reward + cat.max_plunder)
                     + len(self.leviathan_ids) + ships)
         per_ship = 8 + cat.max_plunder  # pick, move, upgrade, build, plunder+takes, trade, end
-        per_turn = 2 + ships * per_ship + 3 * explores  # forage, end turn; explore + 2 draws
+        # forage, end turn; per exploration the decision and two draws (and, under rulings 2,
+        # placing the hex drawn)
+        per_turn = 2 + ships * per_ship + (3 if self.rulings < 2 else 4) * explores
         return setup + self.turn_limit * self.players * per_turn
 
     # -- ship stats ----------------------------------------------------------------------------
@@ -414,6 +436,9 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return list(self._forage)
         if step == TAKE:
             return [take for take, n in zip(self._take, s.pools[s.target]) if n > 0]
+        if step == PLACE_HEX:
+            place = self._place_hex
+            return [place[space] for space in self.placements(s)]
         if s.active < 0:
             player, acted = s.player, s.acted
             pick = self._pick_ship
@@ -440,17 +465,26 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         # RULING: repeated explorations follow each other; another action closes exploring.
         if paying and ("explore" not in done or done[-1] == "explore"):
             stack_left = sum(s.stack) > 0
+            reveal_first = self.rulings >= 2
+            if reveal_first and stack_left and any(hexes[sp] is None for sp in spaces):
+                # RULING (rulings 2): the hex is drawn first, then placed (place_hex)
+                explore_pay = self._explore_pay
+                out += [explore_pay[i] for i in paying]
             for space in spaces:
                 h = hexes[space]
                 if h is None:
-                    if stack_left:  # RULING: an empty stack ends exploring
+                    if stack_left and not reveal_first:  # RULING: an empty stack ends exploring
                         explore = self._explore_paying[space]
                         out += [explore[i] for i in paying]
                 elif h.kind in self._resource_kinds:
                     if stack_left and space not in s.fresh:
                         terraform = self._terraform_paying[space]
                         out += [terraform[i] for i in paying]
-                elif h.health == 0 and h.kind in self._leviathans:
+                elif h.health == 0 and h.kind in self._leviathans and (
+                        stack_left or not reveal_first):
+                    # RULING (rulings 2): with the stack empty, the only hex a felled
+                    # leviathan's terraform could draw is that leviathan: no new hex, no
+                    # terraform (rulings 1 allowed it, and it could be farmed every turn).
                     terraform = self._terraform_paying[space]
                     out += [terraform[i] for i in paying]
         if "upgrade" not in done and s.built_any and s.cubes > 0:
@@ -522,6 +556,35 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 out.append(self._plunder_space[space])
         return out
 
+    def placements(self, s: CommodoresState) -> list[int]:
+        """Rulings 2: the spaces where the hex just drawn may go. An exploration places it in
+        any empty space the acting ship touches. RULING: a terraform's new hex goes, "as if
+        exploring", in any empty space the ship touches, the freed one included, except a
+        space that would leave a ship or a hex touching nothing (the freed space never does)."""
+        if s.active < 0:
+            return []
+        hexes, geo = s.hexes, self.geometry
+        empty = [sp for sp in geo.corner_spaces[s.ships[s.active].corner] if hexes[sp] is None]
+        freed = s.target
+        if freed < 0:
+            return empty
+        return [sp for sp in empty if sp == freed or not self._strands(s, freed, sp)]
+
+    def _strands(self, s: CommodoresState, freed: int, space: int) -> str:
+        """What placing the drawn hex at `space`, leaving `freed` empty, would leave touching
+        nothing ("" if nothing)."""
+        geo = self.geometry
+        hexes = self._set_hex(s.hexes, space, Hex(s.drawn or MERCHANT, 0, 0))
+        for ship in s.ships:
+            if ship.corner in geo.space_corners[freed] and not any(
+                    hexes[sp] is not None for sp in geo.corner_spaces[ship.corner]):
+                return f"ship {ship_name(ship)} would touch no hex"
+        for sp in (space, *geo.space_neighbours[freed]):
+            if sp and hexes[sp] is not None and not any(
+                    hexes[o] is not None for o in geo.space_neighbours[sp]):
+                return f"the hex at {geo.space_name(sp)} would touch no other hex"
+        return ""
+
     # -- chance --------------------------------------------------------------------------------
     def chance_outcomes(self, s: CommodoresState) -> list[tuple[CommodoresAction, float]]:
         step = s.step
@@ -571,20 +634,29 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     def _drawn(self, s: CommodoresState, outcome: CommodoresAction) -> str:
         """What a hex or number-token draw puts on the map, for the log and the chance menu."""
-        where = self.geometry.space_name(s.target)
         if outcome.type != "hex":
-            return f"number {outcome.number} for {where}"
-        if outcome.kind in self.leviathan_ids:
-            return f"a leviathan, {self.catalogue.leviathan(outcome.kind).name}, at {where}"
-        if outcome.kind == MERCHANT:
-            return f"a merchant hex at {where}"
-        return f"{with_article(self.catalogue.resource_name(outcome.kind))} hex at {where}"
+            return f"number {outcome.number} for {self.geometry.space_name(s.target)}"
+        if self.rulings >= 2:  # revealed first; the explorer places it next (place_hex)
+            ship = s.ships[s.active] if s.active >= 0 else None
+            where = f"for seat {s.player} to place" + (
+                f" next to ship {ship.captain}" if ship is not None else "")
+        else:
+            where = f"at {self.geometry.space_name(s.target)}"
+        return f"{self.hex_text(outcome.kind)} {where}"
+
+    def hex_text(self, kind: str) -> str:
+        """A hex kind in words: "a wood hex", "a merchant hex", "a leviathan, Cindermaw,"."""
+        if kind in self.leviathan_ids:
+            return f"a leviathan, {self.catalogue.leviathan(kind).name},"
+        if kind == MERCHANT:
+            return "a merchant hex"
+        return f"{with_article(self.catalogue.resource_name(kind))} hex"
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
         handler = self._handlers.get(action.type) or getattr(self, f"_apply_{action.type}")
         s = handler(s, action)
-        if s.step in (FORAGE, SHIPS, TAKE):
+        if s.step == FORAGE or s.step == SHIPS or s.step == TAKE:
             s = self._check_goals(s)
         return s
 
@@ -667,7 +739,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                           done=self._did(s, "move"))
 
     def _apply_explore(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
-        space = self.geometry.space_index[a.space]
+        space = self.geometry.space_index[a.space] if self.rulings < 2 else -1
         pools = self._gain(s.pools, s.player, a.pay, -1)
         return s._replace(pools=pools, done=self._did(s, "explore"), step=DRAW_HEX,
                           target=space)
@@ -689,6 +761,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         kind = a.kind
         stack = self._stack_change(s.stack, kind, -1)
         tallies = self._tally(s.tallies, s.player, EXPLORED)
+        if self.rulings >= 2:
+            # RULING (rulings 2): the hex is revealed (and a leviathan pays its reward) when
+            # drawn; the explorer then chooses where it goes (place_hex).
+            s = s._replace(stack=stack, tallies=tallies, step=PLACE_HEX, drawn=kind)
+            if kind in self.leviathan_ids:
+                s = self._leviathan_found(s, kind)
+            return s
         fresh = s.fresh if s.target in s.fresh else s.fresh + (s.target,)
         placed = self._new_hex(kind, 0)
         s = s._replace(stack=stack, tallies=tallies, fresh=fresh,
@@ -698,11 +777,23 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return s._replace(step=DRAW_NUMBER)
             # RULING: with no number tokens left, a resource hex is placed without a number.
         elif kind in self.leviathan_ids:
-            reward = self.catalogue.leviathan(kind).reward  # one reward on discovery
-            seen = s.seen if kind in s.seen else s.seen + (kind,)
-            pools = self._gain(s.pools, s.player, reward, 1)
-            s = s._replace(pools=pools, seen=seen, tallies=self._credit(s, pools,
-                                                                         FROM_LEVIATHANS))
+            s = self._leviathan_found(s, kind)
+        return s._replace(step=SHIPS, target=-1)
+
+    def _leviathan_found(self, s: CommodoresState, kind: str) -> CommodoresState:
+        reward = self.catalogue.leviathan(kind).reward  # one reward on discovery
+        seen = s.seen if kind in s.seen else s.seen + (kind,)
+        pools = self._gain(s.pools, s.player, reward, 1)
+        return s._replace(pools=pools, seen=seen, tallies=self._credit(s, pools, FROM_LEVIATHANS))
+
+    def _apply_place_hex(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+        space = self.geometry.space_index[a.space]
+        fresh = s.fresh if space in s.fresh else s.fresh + (space,)
+        s = s._replace(hexes=self._set_hex(s.hexes, space, self._new_hex(s.drawn, 0)),
+                       fresh=fresh, drawn="")
+        if s.hexes[space].kind in self.res_index and any(s.tokens):  # type: ignore[union-attr]
+            return s._replace(step=DRAW_NUMBER, target=space)
+        # RULING: with no number tokens left, a resource hex is placed without a number.
         return s._replace(step=SHIPS, target=-1)
 
     def _apply_number(self, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
@@ -875,6 +966,14 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             self._last_goal_check = (inputs, new)
         if not new:
             return s
+        if self.rulings >= 2:
+            # RULING (rulings 2): a player has only goals_to_win goal tokens. When one step meets
+            # more goals than tokens are left (it can happen only at the winning step), the tokens
+            # go on the goals in catalogue order: the game ends at once, so which goal is taken
+            # changes the record, never who wins, and a fixed order needs no question.
+            order = self._goal_order
+            new = tuple(sorted(new, key=order.__getitem__))[
+                :max(0, self.catalogue.goals_to_win - len(done))]
         completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
         s = s._replace(completed=completed)
         if len(completed[seat]) >= self.catalogue.goals_to_win:
@@ -958,7 +1057,17 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             "explore": {"space", "pay"}, "terraform": {"space", "pay"}, "upgrade": {"upgrade"},
             "build": {"ship", "at"}, "plunder": {"target"}, "take": {"resource"},
             "trade": {"give", "get"}, "end_ship": set(), "end_turn": set(),
+            "place_hex": {"space"},
         }[action.type]
+        if self.rulings >= 2 and action.type == "explore":
+            fields = {"pay"}
+            if "space" in action.params:
+                raise IllegalAction("an explore takes only pay: the top hex is drawn first, then "
+                                    "you place it with place_hex (the explore with a space is "
+                                    "the game's rulings=1)")
+        if self.rulings < 2 and action.type == "place_hex":
+            raise IllegalAction("place_hex belongs to rulings 2; under rulings 1 an explore "
+                                "names its space before the draw")
         if set(action.params) != fields:
             want = ", ".join(sorted(fields)) or "no fields"
             raise IllegalAction(f"a {action.type} action takes {want}, not "
@@ -982,9 +1091,22 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"{action} is drawn by chance, not chosen: force it at a chance step"
         if s.step in (PLACE, FREE) and kind not in ("place", "free"):
             return "set-up is not finished: place the starters and take the free resources"
+        if kind in ("place", "free", "forage"):
+            return self._setup_problem(s, action)
         if s.step == TAKE and kind != "take":
             return (f"finish plundering first: take {s.left} more resource"
                     f"{'s' if s.left != 1 else ''} from seat {s.target}")
+        if s.step == PLACE_HEX or kind == "place_hex":
+            return self._placing_problem(s, action)
+        if kind == "take":
+            if s.step != TAKE:
+                return ("take is part of plundering a rival's ship: there is nothing to take "
+                        "now")
+            return self._take_problem(s, action)
+        if kind == "end_turn" and s.active >= 0:
+            return "a ship is acting: end its actions first (end_ship), then the turn"
+        if kind == "ship" and s.active < 0:
+            return self._pick_problem(s, action)
         if kind in SHIP_ACTION_TYPES and s.active < 0:
             return "pick one of your ships first; each ship acts in turn"
         if kind == "ship" and s.active >= 0:
@@ -997,6 +1119,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                              "else since it explored")
             if kind == "upgrade" and not s.built_any:
                 return "nobody may upgrade until someone has built a ship this game"
+            if kind == "upgrade":
+                return self._upgrade_problem(s, action)
             if kind == "move":
                 return f"the ship cannot reach {action.params.get('to')} this turn (or it is "\
                        "taken)"
@@ -1004,6 +1128,89 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if problem:
                 return problem
         return f"{self.action_text(s, action)} is not a legal action now"
+
+    def _setup_problem(self, s: CommodoresState, action: Action) -> str:
+        """Why a starter, a free resource or a forage number is refused."""
+        kind, p, cat = action.type, action.params, self.catalogue
+        if kind == "forage":
+            if s.step != FORAGE:
+                return "the forage number is called once, at the start of the turn"
+            return f"the forage number is one of 1 to 6, not {p['number']}"
+        if kind == "place":
+            if s.step != PLACE:
+                return "every starter ship is placed already: each seat now takes a free resource"
+            corner = self.geometry.corner_index.get(p["corner"], -1)
+            if corner not in self.geometry.space_corners[0]:
+                return (f"{p['corner']} is not a corner of the centre merchant: starter ships "
+                        "go on its corners")
+            owner = next(ship.owner for ship in s.ships if ship.corner == corner)
+            return (f"{p['corner']} is taken by seat {owner}'s starter: no two ships share a "
+                    "corner")
+        if s.step != FREE:  # a free resource
+            return "the starter ships are placed first, then each seat takes a free resource"
+        names = ", ".join(cat.resource_name(r) for r in cat.free_resources)
+        return f"the free resource is one of {names}, not {self._resource_words(p['resource'])}"
+
+    def _resource_words(self, resource: Any) -> str:
+        if resource in self.res_index:
+            return self.catalogue.resource_name(resource)
+        return f"{resource!r} (not a resource of this game)"
+
+    def _take_problem(self, s: CommodoresState, action: Action) -> str:
+        resource = action.params["resource"]
+        return (f"seat {s.target} holds no {self._resource_words(resource)}: take one of what "
+                "they hold")
+
+    def _pick_problem(self, s: CommodoresState, action: Action) -> str:
+        captain = action.params["captain"]
+        index = next((i for i, ship in enumerate(s.ships)
+                      if ship.owner == s.player and ship.captain == captain), -1)
+        if index < 0:
+            return f"you have no ship {captain}"
+        if index in s.acted:
+            return f"ship {captain} has already acted this turn"
+        if s.ships[index].new:
+            return f"ship {captain} was built this turn: it acts from your next turn"
+        return f"ship {captain} cannot act now"
+
+    def _upgrade_problem(self, s: CommodoresState, action: Action) -> str:
+        ship = s.ships[s.active]
+        card = self.types[ship.kind]
+        upgrade_id = action.params["upgrade"]
+        upgrade = card.upgrade(upgrade_id)
+        if upgrade is None:
+            return f"{upgrade_id} is not an upgrade on the {card.name}'s card"
+        if upgrade_id in ship.upgrades:
+            return f"this ship has {upgrade.name} already: never the same upgrade twice"
+        if s.cubes <= 0:
+            return "every upgrade cube is in use: no upgrade is left in the supply"
+        if not self._affords(s.pools[s.player], upgrade.cost):
+            cost = ", ".join(f"{n} {self.catalogue.resource_name(r)}" for r, n in upgrade.cost)
+            return f"{upgrade.name} costs {cost}, more than you have"
+        return f"{upgrade.name} cannot be fitted now"
+
+    def _placing_problem(self, s: CommodoresState, action: Action) -> str:
+        """Why a place_hex (or anything else while a drawn hex waits) is refused."""
+        if s.step != PLACE_HEX:
+            return ("there is no drawn hex to place: exploring (or terraforming) draws the top "
+                    "hex first, then you place it")
+        captain = s.ships[s.active].captain
+        drawn = self.hex_text(s.drawn).rstrip(",")
+        if action.type != "place_hex":
+            return (f"place the hex just drawn ({drawn}) first: choose an empty space next to "
+                    f"ship {captain}")
+        name = action.params["space"]
+        space = self.geometry.space_index.get(name, -1)
+        if space < 0 or space not in self.geometry.corner_spaces[s.ships[s.active].corner]:
+            return f"{name} is not a space next to ship {captain}: the drawn hex goes next to it"
+        if s.hexes[space] is not None:
+            return f"{name} holds a hex already: the drawn hex goes into an empty space"
+        stranded = self._strands(s, s.target, space) if s.target >= 0 else ""
+        if stranded:
+            return (f"placing the new hex at {name} leaves the terraformed space empty, and "
+                    f"then {stranded}; the freed space {self.geometry.space_name(s.target)} "
+                    "is always allowed")
+        return f"{name} is not a space the drawn hex can go to"
 
     def _ship_action_problem(self, s: CommodoresState, action: Action) -> str:  # noqa: C901
         """What is wrong with the acting ship's explore, build, plunder or trade ("" if it is
@@ -1013,14 +1220,23 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         touching = geo.corner_spaces[ship.corner]
         pool = s.pools[s.player]
         kind = action.type
-        if kind in ("explore", "terraform"):
+        if kind == "explore" and "space" not in p:  # rulings 2: the space is chosen later
+            if p["pay"] not in self.res_index or not pool[self.res_index[p["pay"]]]:
+                pay = cat.resource_name(p["pay"]) if p["pay"] in self.res_index else p["pay"]
+                return f"exploring costs 1 resource and you have no {pay}"
+            if all(s.hexes[sp] is not None for sp in touching):
+                return ("this ship touches no empty space: there is nowhere to place a new hex "
+                        "(terraform replaces one)")
+            if not sum(s.stack):
+                return "the hex stack is empty: nothing is left to explore"
+        if kind in ("explore", "terraform") and "space" in p:
             space = geo.space_index.get(p["space"], -1)
             h = s.hexes[space] if space >= 0 else None
             if space not in touching:
                 return f"{p['space']} is not a space next to this ship"
             if p["pay"] not in self.res_index or not pool[self.res_index[p["pay"]]]:
                 pay = cat.resource_name(p["pay"]) if p["pay"] in self.res_index else p["pay"]
-                return f"exploring costs 1 resource and you have no {pay}"
+                return f"{kind[:-1]}ing costs 1 resource and you have no {pay}"
             if kind == "explore" and h is not None:
                 return f"{p['space']} holds a hex already (terraform replaces one)"
             if kind == "terraform" and h is None:
@@ -1031,6 +1247,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                 return "a leviathan can be terraformed only once it is at 0 health"
             if kind == "terraform" and space in s.fresh:
                 return f"{p['space']} was explored or terraformed this turn already"
+            if not sum(s.stack) and kind == "terraform" and self.rulings >= 2 and \
+                    h.kind in self._leviathans:  # type: ignore[union-attr]
+                return ("the hex stack is empty: terraforming a felled leviathan would only draw "
+                        "it back, and it must be replaced by a new hex")
             if not sum(s.stack):
                 return "the hex stack is empty: nothing is left to explore"
         if kind == "build":
@@ -1075,14 +1295,17 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                        for sp in touching):
                 return "this ship is not next to a merchant hex"
             if p["give"] not in self.res_index or pool[self.res_index[p["give"]]] < 2:
-                give = cat.resource_name(p["give"]) if p["give"] in self.res_index else p["give"]
-                return f"a trade takes 2 {give} and you have fewer"
+                return f"a trade takes 2 {self._resource_words(p['give'])} and you have fewer"
+            if p["get"] not in self.res_index:
+                return f"a trade gets 1 resource: {self._resource_words(p['get'])} is none"
+            if p["get"] == p["give"]:
+                return "a trade gets a different resource from the one it gives"
         return ""
 
     def describe_action(self, s: CommodoresState, action: Action) -> str:
         if action.type in CHANCE_TYPES:
             return self.describe_chance(s, action)  # type: ignore[arg-type]
-        if s.active >= 0 and action.type in SHIP_ACTION_TYPES:
+        if s.active >= 0 and (action.type in SHIP_ACTION_TYPES or action.type == "place_hex"):
             ship = s.ships[s.active]
             return (f"ship {ship.captain} ({self.types[ship.kind].name}): "
                     f"{self.action_text(s, action)}")
@@ -1100,8 +1323,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return f"place the starter {cat.starter.name} at {p['corner']}"
         if kind in ("free", "take"):
             return f"take {'a free' if kind == 'free' else '1'} {res(p['resource'])}"
-        if kind in ("explore", "terraform"):
+        if kind in ("explore", "terraform") and "space" in p:
             return f"{kind} {p['space']} paying 1 {res(p['pay'])}"
+        if kind == "explore":
+            return f"explore paying 1 {res(p['pay'])}: draw the top hex, then place it"
+        if kind == "place_hex":
+            drawn = self.hex_text(s.drawn).rstrip(",") if s.drawn else "the drawn hex"
+            return f"place {drawn} at {p['space']}"
         if kind == "upgrade":
             card = self.types[s.ships[s.active].kind] if s.active >= 0 else None
             upgrade = card.upgrade(p["upgrade"]) if card is not None else None
@@ -1136,6 +1364,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         for h in s.hexes:
             if h is not None:
                 on_map[h.kind] = on_map.get(h.kind, 0) + 1
+        if s.drawn:  # drawn and not yet placed: it counts as on the map
+            on_map[s.drawn] = on_map.get(s.drawn, 0) + 1
         totals = dict.fromkeys(self.kinds, 0)
         for kind, count in cat.hexes:
             totals[kind] += count
@@ -1149,7 +1379,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if where > totals[kind]:
                 raise InvalidState(f"there are only {totals[kind]} {kind} hexes, not {where}")
         # While a hex is drawn for a space (after a terraform too) that space counts as filled.
-        filling = s.target if s.step == DRAW_HEX else -1
+        filling = s.target if s.step == DRAW_HEX or s.step == PLACE_HEX else -1
 
         def filled(space: int) -> bool:
             return s.hexes[space] is not None or space == filling
@@ -1169,6 +1399,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                                    f"{i + 1}")
         if not set(s.set_aside) <= set(self.leviathan_ids) or set(s.set_aside) & set(s.seen):
             raise InvalidState("a leviathan set aside cannot have been seen")
+        if bool(s.drawn) != (s.step == PLACE_HEX):
+            raise InvalidState("drawn names the hex waiting to be placed, at the place_hex step "
+                               "only")
+        if self.rulings < 2 and s.step == PLACE_HEX:
+            raise InvalidState("the place_hex step belongs to rulings 2 (under rulings 1 the "
+                               "explorer names the space before the draw)")
         for lv in self.leviathan_ids:
             if on_map.get(lv) and lv not in s.seen:
                 raise InvalidState(f"leviathan {lv} is on the map, so it must be in seen")
@@ -1224,7 +1460,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         if (s.step == OVER) != bool(s.end):
             raise InvalidState("end says why the game is over, exactly when it is")
         # The turn in progress.
-        if s.step in (SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER):
+        if s.step in TURN_STEPS:
             if s.active >= 0 and s.ships[s.active].owner != s.player:
                 raise InvalidState("the acting ship must belong to the seat whose turn it is")
             if s.step != SHIPS and s.active < 0:
@@ -1234,8 +1470,13 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             if s.step == TAKE and (s.target == s.player or s.left < 1 or not sum(
                     s.pools[s.target])):
                 raise InvalidState("plundering takes from a rival who still has resources")
-            if s.step == DRAW_HEX and s.hexes[s.target] is not None:
+            if s.step in (DRAW_HEX, PLACE_HEX) and s.target >= 0 and \
+                    s.hexes[s.target] is not None:
                 raise InvalidState("the space being explored must be empty")
+            if s.step == DRAW_HEX and s.target < 0 and self.rulings < 2:
+                raise InvalidState("under rulings 1 the space being explored is chosen first")
+            if s.step == PLACE_HEX and not self.placements(s):
+                raise InvalidState("the acting ship touches no space where the drawn hex may go")
             if s.step == DRAW_HEX and not sum(s.stack):
                 raise InvalidState("nothing is left in the stack to draw")
             if s.step == DRAW_NUMBER:
@@ -1244,15 +1485,19 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
                     raise InvalidState("a number is drawn for a resource hex just placed")
         elif s.active >= 0 or s.done or s.acted or s.fresh:
             raise InvalidState(f"no ship acts at the {s.step} step")
-        if s.step != SHIPS and s.step != TAKE and s.step != DRAW_HEX and s.step != DRAW_NUMBER \
-                and s.left:
+        if s.step not in TURN_STEPS and s.left:
             raise InvalidState("left counts resources still to take while plundering only")
-        if (s.step in (FORAGE, SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER)) and s.step != FORAGE \
-                and not s.forage_number:
+        if s.step in TURN_STEPS and not s.forage_number:
             raise InvalidState("the ships act after the forage number was called")
         if any(i >= len(s.ships) for i in s.acted) or any(
                 s.ships[i].owner != s.player for i in s.acted):
             raise InvalidState("acted lists ships of the seat whose turn it is")
+
+    def upgrade_state_dict(self, data: dict[str, Any], form: int) -> dict[str, Any]:
+        """Form 1 had no "drawn" (no hex ever waited to be placed)."""
+        if form < 2 and isinstance(data, dict):
+            data.setdefault("drawn", None)
+        return data
 
     def view(self, s: CommodoresState, seat: int | None) -> dict[str, Any]:
         """Nobody sees which leviathans were set aside, nor which are still in the stack."""
@@ -1300,8 +1545,12 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             return [f"ship:{s.player}:{p['captain']}"]
         if kind == "move":
             return [f"corner:{p['to']}"]
-        if kind in ("explore", "terraform"):
+        if kind in ("explore", "terraform") and "space" in p:
             return [f"space:{p['space']}", f"pay {p['pay']}"]
+        if kind == "explore":  # rulings 2: a button, then the hex drawn is placed by a click
+            return ["explore", f"pay {p['pay']}"]
+        if kind == "place_hex":
+            return [f"space:{p['space']}"]
         if kind == "plunder":
             where = "ship" if ":" in p["target"] else "space"
             return [f"{where}:{p['target']}"]

@@ -22,10 +22,12 @@ SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE = "set_aside", "goal", "goal_number", "s
 PLACE, FREE = "place", "free"  # set-up decisions: starter ships, then the free resource
 FORAGE, SHIPS, TAKE = "forage", "ships", "take"  # a turn's decisions
 DRAW_HEX, DRAW_NUMBER = "draw_hex", "draw_number"  # chance steps inside an exploration
+PLACE_HEX = "place_hex"  # rulings 2: the explorer places the hex just drawn (a decision)
 OVER = "over"
 CHANCE_STEPS = (SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE, DRAW_HEX, DRAW_NUMBER)
 SETUP_STEPS = (SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE, PLACE, FREE)
-STEPS = (*SETUP_STEPS, FORAGE, SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER, OVER)
+STEPS = (*SETUP_STEPS, FORAGE, SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER, OVER, PLACE_HEX)
+TURN_STEPS = (SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER, PLACE_HEX)  # steps while ships act
 
 # Per seat: counts the goals read, then resources gained by source (after the tracker's cap).
 TALLIES = ("explored", "trades", "ships_plundered", "leviathans_felled", "foraged", "plundered",
@@ -74,10 +76,12 @@ class CommodoresState(NamedTuple):
     done: tuple[str, ...]  # the acting ship's actions this turn, in order
     acted: tuple[int, ...]  # ships that have finished acting this turn
     fresh: tuple[int, ...]  # spaces explored or terraformed this turn
-    target: int  # the space being explored, or the seat being plundered (-1: none)
+    target: int  # the space being explored (rulings 2: the space a terraform freed), or the
+    # seat being plundered (-1: none)
     left: int  # resources still to take from the plundered seat
     forage_number: int  # the number called this turn (0 before)
     end: str  # END_REASONS
+    drawn: str = ""  # rulings 2: the hex kind drawn and waiting to be placed ("" for none)
 
     def to_dict(self) -> dict[str, Any]:
         return self.rules.state_to_dict(self)
@@ -122,8 +126,8 @@ def state_to_dict(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
             hexes[geo.space_name(space)] = entry
     acting = s.ships[s.active] if s.active >= 0 else None
     target: Any = None
-    if s.step == DRAW_HEX or s.step == DRAW_NUMBER:
-        target = geo.space_name(s.target)
+    if s.step == DRAW_HEX or s.step == DRAW_NUMBER or s.step == PLACE_HEX:
+        target = geo.space_name(s.target) if s.target >= 0 else None
     elif s.step == TAKE:
         target = s.target
     return {
@@ -155,6 +159,7 @@ def state_to_dict(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
         "left": s.left,
         "forage_number": s.forage_number,
         "end": s.end,
+        "drawn": s.drawn or None,
         "derived": derived(rules, s),
     }
 
@@ -193,7 +198,7 @@ def derived(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
 KEYS = ("step", "player", "turn", "hexes", "stack", "tokens", "set_aside", "seen", "goals",
         "goal_number", "shipyard", "ships", "pools", "completed", "tallies", "basic_built",
         "upgrade_cubes", "built_any", "acting", "done", "acted", "fresh", "target", "left",
-        "forage_number", "end")
+        "forage_number", "end", "drawn")
 ACTION_NAMES = ("move", "explore", "upgrade", "build", "plunder", "trade")
 
 
@@ -338,8 +343,10 @@ class StateReader:
         fresh = tuple(self.space(v, "fresh") for v in self.names(
             data["fresh"], "fresh", list(geo.space_index)))
         target, left = -1, self.whole(data["left"], "left", 0, cat.max_plunder)
-        if step in (DRAW_HEX, DRAW_NUMBER):
+        if step == DRAW_NUMBER or (step == DRAW_HEX and rules.rulings < 2):
             target = self.space(data["target"], "target")
+        elif step in (DRAW_HEX, PLACE_HEX):  # rulings 2: the space a terraform freed, if any
+            target = -1 if data["target"] is None else self.space(data["target"], "target")
         elif step == TAKE:
             target = self.whole(data["target"], "target", 0, n - 1)
         elif data["target"] is not None:
@@ -348,10 +355,14 @@ class StateReader:
         end = data["end"]
         if end not in END_REASONS:
             raise self.fail(f"end must be one of {END_REASONS}, not {_short_repr(end)}")
+        drawn = data["drawn"]
+        if drawn is not None and drawn not in kinds:
+            raise self.fail(f"drawn must be null or one of {', '.join(kinds)}, not "
+                            f"{_short_repr(drawn)}")
         state = CommodoresState(
             rules, step, player, turn, tuple(hexes), stack, tokens, set_aside, seen, goals,
             goal_number, ship_types, yard, ships, pools, completed, tallies, basic_built, cubes,
-            built_any, active, done, acted, fresh, target, left, forage_number, end)
+            built_any, active, done, acted, fresh, target, left, forage_number, end, drawn or "")
         rules.check_state(state)
         return state
 
