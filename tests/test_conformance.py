@@ -273,6 +273,35 @@ def test_junk_actions_raise_illegal_action_and_change_nothing(played):
         assert match.state == before and match.position == position
 
 
+def test_well_formed_illegal_actions_are_refused_with_the_rule_that_forbids_them(played):
+    """Actions the game knows (legal somewhere along these games, or in its action encoding),
+    tried where they are illegal, get a why_illegal naming the rule, never the bare sentence
+    that the action "is not a legal action now"."""
+    rules = played[0].rules
+    known = {action for match in played for state in states_of(match)
+             for action in rules.legal_actions(state)}  # chance outcomes listed too
+    if rules.has_encoding:
+        known.update(rules.action_from_index(i) for i in range(rules.num_distinct_actions()))
+    universe = sorted(known, key=repr)
+    rng = random.Random(11)
+    bare, tried = [], 0
+    for match in played:
+        for state in states_of(match)[::3]:
+            if rules.is_over(state) or rules.is_chance(state):
+                continue
+            legal = set(rules.legal_actions(state))
+            for action in rng.sample(universe, min(12, len(universe))):
+                if action in legal:
+                    continue
+                tried += 1
+                why = rules.why_illegal(state, action)
+                assert isinstance(why, str) and why, action
+                if why.endswith("is not a legal action now"):
+                    bare.append((rules.phase(state), str(action), why))
+    assert tried > 0
+    assert not bare, f"{len(bare)} of {tried} refusals name no rule, e.g. {bare[:5]}"
+
+
 def test_junk_states_raise_invalid_state_and_change_nothing(played):
     match = played[0].fork()
     before, position = match.state, match.position
