@@ -891,3 +891,18 @@ def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():
     farther = [A("move", at="0,1", to="0,2"), A("end_move")]
     assert rules.bot_choice(s, farther) == A("end_move")
     assert rules.bot_choice(s, [A("buy", slot=0), A("pass")]) == A("pass")
+
+
+# -- rulings option (issue 19): 1 keeps the older rulings, so saves made before it replay ----------
+def test_the_rulings_option_defaults_to_the_current_rulings_and_old_saves_load_with_1():
+    from pathlib import Path
+
+    assert rules_for(2).options["rulings"] == 2 and rules_for(2).new_rulings
+    assert not rules_for(2, rulings=1).new_rulings
+    with pytest.raises(InvalidOptions, match="rulings"):
+        rules_for(2, rulings=3)
+    saves = sorted((Path(__file__).parent / "saves" / "v2").glob("cloudspire-*.json"))
+    assert saves
+    for path in saves:  # written before the option: they load, and replay, under rulings 1
+        match = aloftnb.Match.from_json(path.read_text("utf-8"))
+        assert match.rules.options["rulings"] == 1

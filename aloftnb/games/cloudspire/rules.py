@@ -196,6 +196,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         "onslaught_rounds": Option("onslaught_rounds", 8, "rounds after which a wave's "
                                    "onslaught ends even if minions remain",
                                    check=int_between(1, 30)),
+        "rulings": Option("rulings", 2, "which rulings apply: 2, the current ones; 1, those "
+                          "before the rules audit of issue 19 (saves written before this "
+                          "option load with 1 and replay as they were played)",
+                          choices=(1, 2), older_saves=1),
         "catalogue": Option("catalogue", None, "map, factions, market, events and landmarks: "
                             "a dict or a JSON file path",
                             default_note="data/catalogue.json, shipped with the game",
@@ -241,6 +245,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         self.waves = opts["waves"]
         self.simplified = opts["variant"] == "simplified"
         self.round_limit = opts["onslaught_rounds"]
+        # Rule changes are gated (docs/saves.md): 1 plays the rulings saves written before the
+        # option were played by, 2 (the default) the current ones. See `self.new_rulings`.
+        self.new_rulings = opts["rulings"] >= 2
         self.numbers = cat.numbers
         # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
         self.faction_of = tuple(cat.factions[f % len(cat.factions)] for f in range(self.factions))
