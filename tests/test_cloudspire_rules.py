@@ -906,3 +906,50 @@ def test_the_rulings_option_defaults_to_the_current_rulings_and_old_saves_load_w
     for path in saves:  # written before the option: they load, and replay, under rulings 1
         match = aloftnb.Match.from_json(path.read_text("utf-8"))
         assert match.rules.options["rulings"] == 1
+
+
+def _issue_19_displacement(rulings: int) -> aloftnb.Match:
+    """Issue 19's recipe: an Ember Kite on the sky hex -1,-1 marches south with a Cinder Warden
+    (a land hero) on -1,0, the nearer hex in its way."""
+    m = aloftnb.new_match("cloudspire", players=2, seed=1, rulings=rulings)
+    for _ in range(4):
+        m.play({"type": "pass"})
+    for u in ("slagling", "fogling"):
+        m.play({"type": "deploy", "unit": u, "group": False})
+        m.play({"type": "ready"})
+
+    def b(o, u, h, hp):
+        return dict(owner=o, members=[u], health=hp, hex=h, level=0, equipment="",
+                    moved=False, attacked=False, struck=False)
+
+    d = m.state.to_dict()
+    d["sides"][0]["stack"] = d["sides"][1]["stack"] = []
+    d["units"] = [b(0, "ember_kite", "-1,-1", 2), b(0, "cinder_warden", "-1,0", 4),
+                  b(1, "murk_golem", "0,-1", 6), b(0, "forgemother", "-3,0", 5)]
+    m.set_state(d)
+    m.play({"type": "march"})
+    return m
+
+
+def test_a_hero_that_cannot_stand_on_the_minions_hex_blocks_instead_of_being_displaced():
+    m = _issue_19_displacement(2)
+    rules = m.rules
+    land = rules.land(m.state.slots)
+    for u in m.state.units:  # RULING (displacement): no land unit ends on sky
+        assert rules.stats(u)[3] == "sky" or u.hex in land, u
+    warden = unit(m.state, "cinder_warden")
+    assert warden.hex != "-1,-1"
+    # the kite went round it (sideways to -2,0, then on), displacing it onto ground there
+    assert (unit(m.state, "ember_kite").hex, warden.hex) == ("0,0", "-2,0")
+    # rulings 1, as saves written before the option were played: pushed onto the sky hex
+    old = _issue_19_displacement(1)
+    assert unit(old.state, "cinder_warden").hex == "-1,-1" and "-1,-1" not in land
+
+
+def test_a_hero_on_ground_still_swaps_with_a_minion_under_the_current_rulings():
+    rules = rules_for(2)
+    assert rules.new_rulings
+    hero = edit(band(rules, 0, "forgemother", at="0,0"), moved=True)
+    s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
+                                             band(rules, 1, "murk_golem", at="2,1")]))
+    assert at(s, "0,-1").members == ("forgemother",) and at(s, "0,1").members == ("slagling",)

@@ -1205,7 +1205,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         ground = self.passable(w.slots, terrain)
         # a friendly hero in the way swaps places with the minion (never onto a gate hex)
         heroes = set() if at in self.walls else {
-            u.hex for u in w.units if u.owner == band.owner and self.is_hero(u)}
+            u.hex for u in w.units if u.owner == band.owner and self.is_hero(u)
+            and (not self.new_rulings or at in self.passable(w.slots, self.stats(u)[3]))}
+        # RULING (displacement, rulings 2): the terrain allowance has no exception for a
+        # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
+        # cannot fly) is not displaced: it blocks the minion like any other unit.
         best, best_key = None, None
         for nb in self.neighbours[at]:
             if nb not in ground or nb in visited or (nb in taken and nb not in heroes):
