@@ -3,7 +3,8 @@
 Random decisions and drawn chance outcomes through the rules' fast path, over every mode. At
 every state the dict form round-trips (so check_state passes); every unit is accounted for (in a
 barracks, a stack or on the map, or defeated); Source stays within each faction's cap; gates only
-go down during an onslaught; cards only leave their decks; pieces never share a hex; and a
+go down during an onslaught; cards only leave their decks; pieces never share a hex, and stand
+only where their terrain allows; and a
 seat's view never shows another seat's stack below its top; rounds never go back.
 """
 
@@ -52,6 +53,10 @@ def check(rules, before, action, after):
         assert len(getattr(after, deck)) <= len(getattr(before, deck))
     hexes = [u.hex for u in after.units] + [sp.hex for sp in after.spires]
     assert len(hexes) == len(set(hexes))
+    # every unit stands on ground its terrain allows (rulings 23 and 24: no hero displaced onto
+    # the sky, no minion revealed there that cannot fly)
+    land = rules.land(after.slots)
+    assert all(u.hex in land or rules.stats(u)[3] == "sky" for u in after.units)
     for seat in range(rules.players):
         view = rules.view(after, seat)
         for f, side in enumerate(view["sides"]):

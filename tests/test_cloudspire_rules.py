@@ -953,3 +953,41 @@ def test_a_hero_on_ground_still_swaps_with_a_minion_under_the_current_rulings():
     s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
                                              band(rules, 1, "murk_golem", at="2,1")]))
     assert at(s, "0,-1").members == ("forgemother",) and at(s, "0,1").members == ("slagling",)
+
+
+def _group_on_sky(rulings: int):
+    """A Gale Wisp (flies) on top of a Fogling (does not) on the sky hex 1,1, its top at 1
+    health; the Forgemother next to it on 1,0 attacks it."""
+    rules = rules_for(2, rulings=rulings)
+    group = band(rules, 1, "gale_wisp", "fogling", at="1,1", health=1)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,0"), group,
+                                band(rules, 1, "murk_golem", at="-2,3")])
+    s = rules.apply(s, A("end_move"))
+    return rules, s, rules.apply(s, A("attack", at="1,0", target="1,1"))
+
+
+def test_a_minion_revealed_on_sky_that_cannot_fly_falls():
+    rules, before, s = _group_on_sky(2)
+    assert "1,1" not in rules.land(s.slots)
+    assert at(s, "1,1") is None  # RULING (revealed on sky): the Fogling falls
+    fogling = rules.unit_index["fogling"]
+    assert s.sides[1].barracks[fogling] == before.sides[1].barracks[fogling] + 1
+    assert s.sides[1].units_lost == before.sides[1].units_lost + 2
+    assert s.sides[0].source == before.sides[0].source + 1  # the wisp's reward only
+    assert unit(s, "forgemother").level == 1  # it levelled up for the wisp, not for the fall
+    text = rules.describe_action(before, A("attack", at="1,0", target="1,1"))
+    assert "attacks 1,1; then Mistveil's Fogling, revealed on the sky at 1,1, falls" in text
+    # rulings 1 (saves written before the option): the Fogling was revealed on the sky and
+    # marched on from there
+    rules, _, s = _group_on_sky(1)
+    assert unit(s, "fogling") is not None and s.sides[1].units_lost == 1
+
+
+def test_a_flying_minion_revealed_on_sky_stays():
+    rules = rules_for(2)
+    group = band(rules, 1, "gale_wisp", "cloud_lancer", at="1,1", health=1)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,0"), group,
+                                band(rules, 1, "murk_golem", at="-2,3")])
+    s = rules.apply(rules.apply(s, A("end_move")), A("attack", at="1,0", target="1,1"))
+    lancer = unit(s, "cloud_lancer")  # revealed at full health; it marched on in its turn
+    assert lancer.members == ("cloud_lancer",) and lancer.health == 3

@@ -1340,11 +1340,38 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if len(band.members) > 1:  # the next minion of the group, at full health
             rest = edit(band, members=band.members[1:])
             w.units[i] = edit(rest, health=self.stats(rest)[1])
+            if self.new_rulings:
+                self._fall(w, i)
         else:
             del w.units[i]
         if hero is not None:
             self._level_up(w, hero)
         return True
+
+    def _fall(self, w: _Work, i: int) -> None:
+        """RULING (revealed on sky, rulings 2): a group moves as its top minion, so a group under
+        a flying minion may stand on sky; a minion revealed there that cannot fly falls, and the
+        next is revealed (full health) until one can stay or none is left. A fall is nobody's
+        defeat: no reward, no level-up; the minion goes back to its barracks (a merc is
+        discarded) and counts as a unit lost."""
+        band = w.units[i]
+        land = self.land(w.slots)
+        while band.hex not in land and self.stats(band)[3] != "sky":
+            kind = self.catalogue.units[band.members[0]]
+            side = w.sides[band.owner]
+            barracks = list(side.barracks)
+            if not kind.merc:
+                barracks[self.unit_index[kind.id]] += 1
+            w.side(band.owner, barracks=tuple(barracks), units_lost=side.units_lost + 1)
+            if w.notes is not None:
+                w.notes.append(f"{possessive(self.faction_of[band.owner].name)} {kind.name}, "
+                               f"revealed on the sky at {band.hex}, falls")
+            if len(band.members) == 1:
+                del w.units[i]
+                return
+            rest = edit(band, members=band.members[1:])
+            band = edit(rest, health=self.stats(rest)[1])
+            w.units[i] = band
 
     def _level_up(self, w: _Work, hex_: str) -> None:
         """RULING (level-ups): a hero that defeats something always takes its next level, and
