@@ -991,3 +991,25 @@ def test_a_flying_minion_revealed_on_sky_stays():
     s = rules.apply(rules.apply(s, A("end_move")), A("attack", at="1,0", target="1,1"))
     lancer = unit(s, "cloud_lancer")  # revealed at full health; it marched on in its turn
     assert lancer.members == ("cloud_lancer",) and lancer.health == 3
+
+
+def test_one_earthscape_may_be_bought_per_wave_by_the_whole_table():
+    for rulings, seat_1_may_buy in ((2, False), (1, True)):
+        rules = rules_for(2, rulings=rulings)
+        s = draw_all(rules, rules.initial_state(0))
+        assert rules.current_player(s) == 0
+        s = draw_all(rules, rules.apply(s, A("buy_earthscape")))  # the offer is refilled
+        assert s.earthscape_offer and rules.current_player(s) == 1
+        assert s.sides[1].source >= rules.numbers.earthscape_cost
+        # RULING (one earthscape a wave): with rulings 2 nobody else buys one this wave
+        assert (A("buy_earthscape") in rules.legal_actions(s)) is seat_1_may_buy
+        sold = "one is bought)" in rules.render_svg(rules.view(s, 1))
+        assert sold is not seat_1_may_buy  # the board says so
+        if not seat_1_may_buy:
+            assert rules.why_illegal(s, A("buy_earthscape")) == (
+                "only one earthscape may be bought per wave, and Emberwrights bought this "
+                "wave's")
+        w = _Work(s)
+        w.wave = 2
+        rules._begin_wave(w)  # a new wave, a new purchase
+        assert not any(rules.earthscape_bought(w, f) for f in range(2))

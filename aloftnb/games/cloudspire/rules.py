@@ -478,7 +478,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if s.phase == "market":
             acts = [A("buy", slot=i) for i, chip in enumerate(s.market)
                     if chip and self.catalogue.chips[chip].cost <= side.source]
-            if (s.earthscape_offer and not side.earthscape_bought
+            if (s.earthscape_offer and not self.earthscape_bought(s, f)
                     and side.source >= self.numbers.earthscape_cost):
                 acts.append(A("buy_earthscape"))
             return acts + [A("pass")]
@@ -490,6 +490,14 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if s.phase == "prep":
             return self._prep_actions(s, f)
         return self._onslaught_actions(s, f)
+
+    def earthscape_bought(self, s: Any, f: int) -> bool:
+        """Whether the wave's earthscape purchase is used up for faction f. RULING (one
+        earthscape a wave, rulings 2): "only one earthscape may be purchased per wave" is one
+        for the whole table; with rulings 1 it was one per faction."""
+        if self.new_rulings:
+            return any(side.earthscape_bought for side in s.sides)
+        return bool(s.sides[f].earthscape_bought)
 
     def _constructions(self, s: Any, f: int, only: str = "") -> list[CloudspireAction]:
         side = s.sides[f]
@@ -1813,7 +1821,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             "sides": sides, "landmark_info": landmarks, "slots": slots,
             "spire_info": spires,
             "earthscape_offer": ({"name": offer.name, "well": offer.well,
-                                  "cost": n.earthscape_cost} if offer else None),
+                                  "cost": n.earthscape_cost,
+                                  # the wave's one purchase is used up (rulings 2)
+                                  "sold": self.new_rulings and any(
+                                      side.earthscape_bought for side in s.sides)}
+                                 if offer else None),
             "where": self.where_text(s), "doing": self.doing_text(s),
             "result_text": self.result_text(s), "waves": self.waves,
             "limited_builds": n.limited_builds,
@@ -1924,13 +1936,49 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return action
 
     def why_illegal(self, s: CloudspireState, action: Action) -> str:
-        problem = self.phase_problem(s, action)
+        problem = self.phase_problem(s, action) or self._refusal(s, action)
         if problem:
             return problem
         if s.phase == "onslaught" and s.stage:
             return (f"{self.action_text(s, action)} is not possible now (the {s.stage} stage "
                     "of the onslaught)")
         return f"{self.action_text(s, action)} is not possible now"
+
+    def _refusal(self, s: CloudspireState, action: Action) -> str | None:
+        """The rule a well-formed action breaks here, in words (None: no specific reason)."""
+        if s.actor < 0:
+            return None
+        if s.phase == "market":
+            return self._market_refusal(s, s.actor, action)
+        return None
+
+    def _market_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        side, p = s.sides[f], action.params
+        if action.type == "buy":
+            slot = p["slot"]
+            if not 0 <= slot < len(s.market):
+                return f"the market has slots 0 to {len(s.market) - 1}, not {slot}"
+            if not s.market[slot]:
+                return f"market slot {slot} is empty (its deck ran out)"
+            chip = self.catalogue.chips[s.market[slot]]
+            if chip.cost > side.source:
+                return (f"the {chip.name} costs {chip.cost} Source and "
+                        f"{self.faction_of[f].name} has {side.source}")
+        if action.type == "buy_earthscape":
+            if not s.earthscape_offer:
+                return "no earthscape lies face up (the earthscape deck ran out)"
+            if self.earthscape_bought(s, f):
+                if not self.new_rulings:
+                    return (f"{self.faction_of[f].name} bought an earthscape this wave "
+                            "(one per faction a wave, with rulings 1)")
+                buyer = next(g for g, sd in enumerate(s.sides) if sd.earthscape_bought)
+                return ("only one earthscape may be bought per wave, and "
+                        f"{self.faction_of[buyer].name} bought this wave's")
+            cost = self.numbers.earthscape_cost
+            if cost > side.source:
+                return (f"the earthscape costs {cost} Source and {self.faction_of[f].name} "
+                        f"has {side.source}")
+        return None
 
     def describe_action(self, s: CloudspireState, action: Action) -> str:
         who = self.faction_of[s.actor].name if 0 <= s.actor < self.factions else "?"
