@@ -1013,3 +1013,32 @@ def test_one_earthscape_may_be_bought_per_wave_by_the_whole_table():
         w.wave = 2
         rules._begin_wave(w)  # a new wave, a new purchase
         assert not any(rules.earthscape_bought(w, f) for f in range(2))
+
+
+def _stalker_on_sky_beside_a_spire(rulings: int):
+    """The Mistveil's flying Drift Stalker on the sky hex 2,-1, beside an Emberwright Bellows
+    Spire (range 2) on the well 1,-1; the Mistveil's turn, movement stage."""
+    rules = rules_for(2, rulings=rulings)
+    s = rules.initial_state(0)._replace(
+        phase="onslaught", stage="move", round=1, order=(0, 1), turn=1, actor=1, draw="",
+        refills=(), marched=True, units=(band(rules, 1, "drift_stalker", at="2,-1"),),
+        spires=(Spire(0, "bellows_spire", "1,-1", "AR"),))
+    rules.check_state(s)
+    return rules, s
+
+
+def test_a_unit_on_a_sky_hex_beside_a_spire_is_in_its_range():
+    rules, s = _stalker_on_sky_beside_a_spire(2)
+    assert "2,-1" not in rules.land(s.slots)
+    # RULING (range): the target's own hex is not counted through
+    assert rules.range_distance(s.slots, "1,-1")["2,-1"] == 1
+    assert rules.fire_targets(s, "1,-1") == ["2,-1"]
+    s = rules.apply(s, A("end_move"))
+    assert (s.stage, s.draw, s.target) == ("fire", "die", "2,-1")
+    # a sky hex one ground step and its own step away is at 2
+    assert rules.range_distance(s.slots, "1,-1")["1,1"] == 2  # via 1,0
+    # rulings 1 (saves written before the option): sky hexes were out of every spire's range
+    rules, s = _stalker_on_sky_beside_a_spire(1)
+    assert rules.fire_targets(s, "1,-1") == [] and "2,-1" not in rules.range_distance(
+        s.slots, "1,-1")
+    assert rules.apply(s, A("end_move")).stage != "fire"

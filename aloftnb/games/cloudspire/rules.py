@@ -416,11 +416,21 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return self._cache[key]
 
     def range_distance(self, slots: tuple[str, ...], spire_hex: str) -> dict[str, int]:
-        """Steps from a spire counted over ground only: range never crosses sky (occupied hexes
-        count)."""
+        """Steps from a spire counted over ground only: range never counts through sky
+        (occupied hexes count). RULING (range, rulings 2): the target's own hex is not counted
+        through, so a sky hex is as far as its nearest ground neighbour plus one; with rulings
+        1 sky hexes were out of range altogether."""
         key = ("range", slots, spire_hex)
         if key not in self._cache:
-            self._cache[key] = _bfs(spire_hex, self.land(slots), self.neighbours)
+            land = self.land(slots)
+            dist = _bfs(spire_hex, land, self.neighbours)
+            if self.new_rulings:
+                for h in self.hexes:
+                    if h not in land:
+                        near = [dist[nb] for nb in self.neighbours[h] if nb in dist]
+                        if near:
+                            dist[h] = min(near) + 1
+            self._cache[key] = dist
         return self._cache[key]
 
     def groups(self, slots: tuple[str, ...]) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
