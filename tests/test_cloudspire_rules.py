@@ -1042,3 +1042,15 @@ def test_a_unit_on_a_sky_hex_beside_a_spire_is_in_its_range():
     assert rules.fire_targets(s, "1,-1") == [] and "2,-1" not in rules.range_distance(
         s.slots, "1,-1")
     assert rules.apply(s, A("end_move")).stage != "fire"
+
+
+def test_every_shipped_hero_level_is_at_least_as_strong_as_the_one_before():
+    """Why ruling 14 levels heroes up without asking: in the shipped data a level never makes a
+    hero weaker (and rewards do not depend on levels), so declining never helps."""
+    rules = rules_for(2)
+    heroes = [u for u in rules.catalogue.units.values() if u.hero]
+    assert heroes and any(len(u.levels) > 1 for u in heroes)
+    for hero in heroes:
+        for lower, higher in zip(hero.levels, hero.levels[1:]):
+            assert (higher.attack >= lower.attack and higher.health >= lower.health
+                    and higher.movement >= lower.movement), hero.id

@@ -1393,7 +1393,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def _level_up(self, w: _Work, hex_: str) -> None:
         """RULING (level-ups): a hero that defeats something always takes its next level, and
-        gains the health the new level adds."""
+        gains the health the new level adds. The text says "may"; with the shipped data a level
+        is never weaker and rewards do not depend on levels, so declining never helps (the
+        rules page gives the reasoning)."""
         j = next((j for j, u in enumerate(w.units) if u.hex == hex_), None)
         if j is None:
             return
