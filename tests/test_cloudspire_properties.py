@@ -62,6 +62,15 @@ def check(rules, before, action, after):
         for f, side in enumerate(view["sides"]):
             if f != seat:
                 assert all(b == "hidden" for b in side["stack"][1:])
+        # determinize draws stacks prep could have built (issue 19, item 6)
+        world = rules.determinize(after, seat, random.Random(len(after.units)))
+        for side in world.sides:
+            stack = side.stack
+            text = "".join("h" if rules.is_hero(b) else "m" for b in stack)
+            assert "h" not in text.strip("h"), text
+            for band in stack:
+                moves = [rules.catalogue.units[m].levels[0].movement for m in band.members]
+                assert moves == sorted(moves) and band.health == rules.stats(band)[1]
 
 
 @pytest.mark.parametrize("players, options, seed", GAMES,

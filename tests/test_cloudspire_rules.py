@@ -1054,3 +1054,75 @@ def test_every_shipped_hero_level_is_at_least_as_strong_as_the_one_before():
         for lower, higher in zip(hero.levels, hero.levels[1:]):
             assert (higher.attack >= lower.attack and higher.health >= lower.health
                     and higher.movement >= lower.movement), hero.id
+
+
+# -- determinize (issue 19, item 6): only the top of a stack is open -----------------------------
+def _stack_is_well_formed(rules, stack):
+    """What prep allows: heroes above or below all minions, never between; a group's minions in
+    movement order; a band's health its top unit's (with its level and equipment)."""
+    kinds = ["hero" if rules.is_hero(b) else "minion" for b in stack]
+    text = "".join("h" if k == "hero" else "m" for k in kinds)
+    assert "h" not in text.strip("h"), text
+    for b in stack:
+        moves = [rules.catalogue.units[m].levels[0].movement for m in b.members]
+        assert moves == sorted(moves) and b.health == rules.stats(b)[1]
+        assert len(b.members) == 1 or not rules.is_hero(b)
+
+
+def _issue_19_stack(plan):
+    m = aloftnb.new_match("cloudspire", players=2, seed=6)
+    while m.phase != "prep":
+        m.play({"type": "pass"})
+    for u, g in plan:
+        m.play({"type": "deploy", "unit": u, "group": g})
+    m.play({"type": "ready"})
+    return m
+
+
+def test_determinize_resamples_the_grouping_of_a_stack_from_what_the_view_shows():
+    a = _issue_19_stack([("slagling", False), ("slagling", False), ("slagling", True),
+                         ("ember_kite", False)])
+    b = _issue_19_stack([("slagling", False), ("slagling", False), ("slagling", False),
+                         ("ember_kite", True)])
+    rules = a.rules
+    assert a.state.sides[0].stack != b.state.sides[0].stack
+    assert a.view(1) == b.view(1)
+    worlds_a, worlds_b = set(), set()
+    for seed in range(60):
+        world_a = rules.determinize(a.state, 1, random.Random(seed))
+        world_b = rules.determinize(b.state, 1, random.Random(seed))
+        # the draw reads only what seat 1 sees: the same seed gives the same world from both
+        assert world_a == world_b and rules.view(world_a, 1) == a.view(1)
+        _stack_is_well_formed(rules, world_a.sides[0].stack)
+        worlds_a.add(world_a.sides[0].stack)
+        worlds_b.add(world_b.sides[0].stack)
+    assert worlds_a == worlds_b
+    assert a.state.sides[0].stack in worlds_a and b.state.sides[0].stack in worlds_a
+    assert rules.determinize(a.state, 0, random.Random(0)).sides[0] == a.state.sides[0]
+
+
+def test_determinize_resamples_the_heroes_places_and_their_equipment():
+    rules = rules_for(2)
+    s = prep_state(rules, wave=2, command=11)
+    s = s._replace(sides=(edit(s.sides[0], equipment=("ward_plate",)), s.sides[1]))
+    for act in (A("deploy", unit="forgemother", group=False),
+                A("deploy", unit="cinder_warden", group=False), A("equip", item="ward_plate"),
+                A("deploy", unit="anvil_brute", group=False),
+                A("deploy", unit="slagling", group=True),
+                A("deploy", unit="ember_kite", group=False)):
+        s = rules.apply(s, act)
+    s = rules.apply(s, A("ready"))
+    stack = s.sides[0].stack
+    assert [b.members[0] for b in stack][:2] == ["forgemother", "cinder_warden"]
+    places, holders = set(), set()
+    for seed in range(80):
+        world = rules.determinize(s, 1, random.Random(seed))
+        assert rules.view(world, 1) == rules.view(s, 1)
+        new = world.sides[0].stack
+        _stack_is_well_formed(rules, new)
+        assert new[0] == stack[0]  # the open top
+        kinds = [b.members[0] for b in new]
+        places.add(kinds.index("cinder_warden") == 1)
+        holders.add(next(b.members[0] for b in new if b.equipment == "ward_plate"))
+    assert places == {True, False}  # the second hero above or below the minions
+    assert holders == {"cinder_warden"}  # the open top shows it has none: the hidden hero

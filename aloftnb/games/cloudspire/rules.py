@@ -1906,20 +1906,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def determinize(self, s: CloudspireState, seat: int, rng: random.Random
                     ) -> CloudspireState:
-        """Other factions' stacks below the top reshuffled (minion bands among themselves), and
-        the landmark faces `seat` has not seen redrawn from the faces left."""
+        """A world consistent with `seat`'s view: other factions' stacks below their open top
+        resampled (`_resample_stack`), and the landmark faces `seat` has not seen redrawn from
+        the faces left."""
         sides = list(s.sides)
         for f, side in enumerate(sides):
             # A stack being built is left as it is: its bottom decides what its owner may add.
-            if f == seat or len(side.stack) < 3 or (s.phase == "prep" and f == s.actor):
+            if f == seat or not side.stack or (s.phase == "prep" and f == s.actor):
                 continue
-            stack = list(side.stack)
-            places = [i for i in range(1, len(stack)) if not self.is_hero(stack[i])]
-            bands = [stack[i] for i in places]
-            rng.shuffle(bands)
-            for i, band in zip(places, bands):
-                stack[i] = band
-            sides[f] = edit(side, stack=tuple(stack))
+            sides[f] = edit(side, stack=self._resample_stack(side.stack, rng))
         unseen = [i for i, lm in enumerate(s.landmarks)
                   if lm.face and not lm.revealed and not lm.known[seat]]
         landmarks, pool = list(s.landmarks), s.face_pool
@@ -1930,6 +1925,59 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 landmarks[i] = edit(landmarks[i], face=face)
             pool = tuple(sorted(faces[len(unseen):]))
         return edit(s, sides=tuple(sides), landmarks=tuple(landmarks), face_pool=pool)
+
+    def _resample_stack(self, stack: tuple[Band, ...], rng: random.Random
+                        ) -> tuple[Band, ...]:
+        """A deployment stack drawn from what the other seats see of it: the open top band and
+        the number of chips in its group, and which units, heroes and equipment are in the rest
+        (the view counts them out of the barracks), but not their order, grouping, the heroes'
+        places or which hero holds which equipment. The draw uses only those, each list sorted
+        before it is shuffled, so two stacks that look the same give the same worlds: the
+        hidden members of the top group (minions moving at least as far as the top one, in
+        movement order), the other minions in a random order, each joining the group above it
+        by a coin toss when its movement allows, heroes below the minions (or, under an open
+        hero, each above or below them by a coin toss) and equipment under random heroes."""
+        units = self.catalogue.units
+
+        def move(uid: str) -> int:
+            return units[uid].levels[0].movement
+
+        def new_band(members: tuple[str, ...], level: int = 0, gear: str = "") -> Band:
+            band = Band(top.owner, members, 1, "", level, gear, False, False, False)
+            return edit(band, health=self.stats(band)[1])
+
+        top = stack[0]
+        below = stack[1:]
+        minions = sorted(top.members[1:] + tuple(
+            m for b in below if not self.is_hero(b) for m in b.members))
+        heroes = sorted((b.members[0], b.level) for b in below if self.is_hero(b))
+        gear = sorted(b.equipment for b in below if self.is_hero(b) and b.equipment)
+        if not minions and not heroes:
+            return stack
+        hidden = len(top.members) - 1
+        if hidden:  # the top group's hidden chips: minions as quick as the top one or more
+            floor = move(top.members[0])
+            chosen = rng.sample([i for i, m in enumerate(minions) if move(m) >= floor], hidden)
+            members = sorted((minions[i] for i in chosen), key=move)
+            top = edit(top, members=(top.members[0], *members))
+            taken = set(chosen)
+            minions = [m for i, m in enumerate(minions) if i not in taken]
+        rng.shuffle(minions)
+        bands: list[Band] = []
+        for m in minions:
+            if bands and move(m) >= move(bands[-1].members[-1]) and rng.random() < 0.5:
+                bands[-1] = edit(bands[-1], members=bands[-1].members + (m,))
+            else:
+                bands.append(new_band((m,)))
+        rng.shuffle(heroes)
+        rng.shuffle(gear)
+        upper: list[Band] = []
+        lower: list[Band] = []
+        for i, (uid, level) in enumerate(heroes):
+            hero = new_band((uid,), level, gear[i] if i < len(gear) else "")
+            above = self.is_hero(top) and bool(bands) and rng.random() < 0.5
+            (upper if above else lower).append(hero)
+        return (top, *upper, *bands, *lower)
 
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board
