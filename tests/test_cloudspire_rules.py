@@ -1126,3 +1126,67 @@ def test_determinize_resamples_the_heroes_places_and_their_equipment():
         holders.add(next(b.members[0] for b in new if b.equipment == "ward_plate"))
     assert places == {True, False}  # the second hero above or below the minions
     assert holders == {"cinder_warden"}  # the open top shows it has none: the hidden hero
+
+
+# -- refusals name their rule (issue 19, item 11) -----------------------------------------------
+GENERIC = ("is not possible now", "is not a legal action now")
+
+
+def test_refusals_name_the_rule_they_break():
+    rules = rules_for(2)
+    s = draw_all(rules, rules.initial_state(0))  # seat 0's market turn, 5 Source
+    chip = next(i for i, c in enumerate(s.market) if rules.catalogue.chips[c].cost > 5) \
+        if any(rules.catalogue.chips[c].cost > 5 for c in s.market) else None
+    if chip is not None:
+        assert "costs" in rules.why_illegal(s, A("buy", slot=chip))
+    assert rules.why_illegal(s, A("buy", slot=7)) == "the market has slots 0 to 2, not 7"
+    assert rules.why_illegal(s, A("draw", card="gale_cloak")) == (
+        "drawing cards is a chance step, not a decision: Emberwrights is to play")
+    s = prep_state(rules, command=5)
+    s = rules.apply(s, A("deploy", unit="ember_kite", group=False))
+    assert rules.why_illegal(s, A("deploy", unit="anvil_brute", group=True)) == (
+        "a group is ordered by movement, lowest on top: an Anvil Brute (movement 1) cannot go "
+        "under an Ember Kite (movement 3)")
+    assert rules.why_illegal(s, A("deploy", unit="veil_seer", group=False)) == (
+        "Emberwrights has no Veil Seer Anhra left in its barracks")
+    assert rules.why_illegal(s, A("equip", item="ward_plate")) == (
+        "equipment goes under the hero just added to the stack")
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 0, "slagling", at="0,1"),
+                                band(rules, 1, "murk_golem", at="0,2")])
+    assert rules.why_illegal(s, A("end_move")) == (
+        "Emberwrights' minions march before the movement stage ends")
+    assert rules.why_illegal(s, A("attack", at="0,1", target="0,2")) == (
+        "this is the move stage of Emberwrights' turn: the attack stage comes later")
+    assert rules.why_illegal(s, A("move", at="0,1", to="1,0")) == (
+        "minions are not moved by hand: they march")
+    s = rules.apply(rules.apply(s, A("march")), A("end_move"))
+    while rules.current_player(s) == CHANCE:
+        s = draw_all(rules, s)
+    if s.stage == "attack" and rules.attacks(s, 0)[1]:
+        assert rules.why_illegal(s, A("end_turn")).startswith("minions must attack when they "
+                                                               "can")
+
+
+def test_random_well_formed_illegal_actions_are_refused_with_their_rule():
+    from aloftnb.games.cloudspire import encoding
+
+    checked = 0
+    for players, seed in ((2, 0), (3, 1), (4, 2)):
+        rules = rules_for(players)
+        space = [encoding.action_from_index(rules, i)
+                 for i in range(encoding.num_distinct_actions(rules))]
+        space += [A("draw", card="gale_cloak"), A("roll", pips=2), A("roll", pips=5)]
+        rng = random.Random(seed)
+        s = rules.initial_state(seed)
+        while not rules.is_over(s):
+            legal = rules.legal_actions(s)
+            for action in rng.sample(space, 12):
+                if action not in legal:
+                    why = rules.why_illegal(s, action)
+                    assert why and not why.endswith(GENERIC) and GENERIC[0] + " (" not in why, (
+                        s.phase, s.stage, action, why)
+                    checked += 1
+            s = rules.apply(s, rules.sample_chance(s, rng) if rules.is_chance(s)
+                            else rng.choice(legal))
+    assert checked > 1000

@@ -2006,11 +2006,278 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def _refusal(self, s: CloudspireState, action: Action) -> str | None:
         """The rule a well-formed action breaks here, in words (None: no specific reason)."""
-        if s.actor < 0:
-            return None
+        kind = action.type
+        if s.actor == OVER:
+            return f"the game is over ({s.reason})"
+        if s.actor == CHANCE:
+            return self._chance_refusal(s, action)
+        if kind in CHANCE_TYPES:
+            return (f"{'drawing cards' if kind == 'draw' else 'rolling the spire die'} is a "
+                    f"chance step, not a decision: {self.faction_of[s.actor].name} is to play")
+        f = s.actor
         if s.phase == "market":
-            return self._market_refusal(s, s.actor, action)
+            return self._market_refusal(s, f, action)
+        if s.phase == "build":
+            return self._build_refusal(s, f, action)
+        if s.phase == "prep":
+            return self._prep_refusal(s, f, action)
+        if s.phase == "onslaught":
+            return self._onslaught_refusal(s, f, action)
         return None
+
+    def _chance_refusal(self, s: CloudspireState, action: Action) -> str | None:
+        what = {"event": "an event card", "market": "a market chip",
+                "earthscape": "an earthscape", "face": "a landmark face",
+                "die": "the spire die"}.get(s.draw, "a chance outcome")
+        if action.type not in CHANCE_TYPES:
+            return f"chance draws {what} now: no faction decides until it is drawn"
+        if action.type == "roll" and s.draw != "die":
+            return f"chance draws {what} now, not a roll of the spire die"
+        if action.type == "draw" and s.draw == "die":
+            return "the spire die is rolled now, not a card drawn"
+        if action.type == "roll":
+            faces = ", ".join(map(str, self.numbers.spire_die))
+            return f"the spire die has the faces {faces}, not {action.params['pips']}"
+        card = action.params["card"]
+        return f"{card!r} is not among the cards left to draw {what} from"
+
+    def _build_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        kind, p = action.type, action.params
+        if s.placed:
+            if kind == "construct" and p["at"] != s.placed:
+                return (f"just after placing an earthscape, only a spire on its well at "
+                        f"{s.placed} may follow (or declining it)")
+            if kind not in ("construct", "decline"):
+                return (f"the earthscape just placed at {s.placed} offers a spire on its well: "
+                        "construct one there or decline first")
+        elif kind == "decline":
+            return "no earthscape was just placed, so there is no spire to decline"
+        if kind in ("construct", "upgrade"):
+            return self._spire_refusal(s, f, action)
+        side, name = s.sides[f], self.faction_of[f].name
+        if kind == "advance":
+            fac = self._faction(side)
+            j = next((j for j, st in enumerate(fac.structures) if st.id == p["structure"]), None)
+            if j is None:
+                ids = ", ".join(st.id for st in fac.structures)
+                return f"{name} has no fortress structure {p['structure']!r} (its: {ids})"
+            st = fac.structures[j]
+            if side.advancements[j] >= len(st.advancements):
+                return f"every advancement of the {st.name} is bought"
+            cost = st.advancements[side.advancements[j]].cost
+            if cost > side.source:
+                return (f"the next advancement of the {st.name} costs {cost} Source and "
+                        f"{name} has {side.source}")
+        if kind == "place":
+            if p["earthscape"] not in side.earthscapes:
+                return f"{name} holds no earthscape {p['earthscape']!r} to place"
+            if p["at"] not in self.slots:
+                return f"{p['at']} is not an earthscape slot (the slots: {', '.join(self.slots)})"
+            if s.slots[self.slots.index(p["at"])]:
+                return f"the earthscape slot at {p['at']} is filled already"
+        return None
+
+    def _spire_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        """Why a construct or upgrade is refused (build phase or limited build)."""
+        side, name, p, cat = s.sides[f], self.faction_of[f].name, action.params, self.catalogue
+        if action.type == "construct":
+            kind = cat.spires.get(p["spire"])
+            if kind is None or side.spire_stock[self.spire_index[kind.id]] <= 0:
+                what = kind.name if kind is not None else repr(p["spire"])
+                return f"{name} has no {what} left in its barracks to construct"
+            if not kind.merc and kind.cost > side.source:
+                return f"the {kind.name} costs {kind.cost} Source and {name} has {side.source}"
+            if p["order"] not in self.start_orders[kind.id]:
+                orders = ", ".join(self.start_orders[kind.id])
+                return (f"the {kind.name}'s starting upgrades stack in one of the orders "
+                        f"{orders}, not {p['order']!r}")
+            if p["at"] not in self.wells(s):
+                return f"{p['at']} is not a Source well: spires stand on wells"
+            if p["at"] in self.occupied(s):
+                return f"the well at {p['at']} is taken (a spire or a unit stands on it)"
+            group_of, _ = self.groups(s.slots)
+            if group_of[p["at"]] not in self.influence(s, f):
+                return (f"the well at {p['at']} ({group_of[p['at']]}) is not within "
+                        f"{possessive(name)} influence: next to its gate, or holding or next "
+                        "to one of its spires")
+            return None
+        spire = next((sp for sp in s.spires if sp.hex == p["at"]), None)
+        if spire is None:
+            return f"no spire stands at {p['at']}"
+        if spire.owner != f:
+            return f"the spire at {p['at']} is {possessive(self.faction_of[spire.owner].name)}"
+        capacity = cat.spires[spire.kind].capacity
+        if len(spire.upgrades) >= capacity:
+            return f"the spire at {p['at']} is full: it takes {capacity} upgrades"
+        if p["kind"] not in _UPGRADE_NAMES:
+            return f"an upgrade is A (attack), R (range) or F (fortification), not {p['kind']!r}"
+        cost = (self.numbers.fortification_cost if p["kind"] == "F"
+                else len(spire.upgrades) + 1)
+        if cost > side.source:
+            return (f"{with_article(_UPGRADE_NAMES[p['kind']])} upgrade there costs {cost} "
+                    f"Source and {name} has {side.source}")
+        return None
+
+    def _prep_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        side, name, p, kind = s.sides[f], self.faction_of[f].name, action.params, action.type
+        if kind == "mark":
+            if side.mark >= 0:
+                return (f"{name} declared its mark already: "
+                        f"{possessive(self.faction_of[side.mark].name)} gate")
+            g = p["gate"]
+            if not 0 <= g < self.factions:
+                return f"there is no faction {g} (factions 0 to {self.factions - 1})"
+            if g == f:
+                return "the mark is an opposing gate, not the faction's own"
+            if not self.opposed(f, g):
+                return f"the mark is an opposing gate, and {self.faction_of[g].name} is an ally"
+            return f"{possessive(self.faction_of[g].name)} gate has fallen"
+        if side.mark < 0:
+            return "every faction declares its mark before any stack is built: declare it first"
+        if kind == "deploy":
+            uid = p["unit"]
+            unit = self.catalogue.units.get(uid)
+            if unit is None:
+                return f"the catalogue has no unit {uid!r}"
+            i = self.unit_index[uid]
+            if side.barracks[i] <= 0:
+                return f"{name} has no {unit.name} left in its barracks"
+            cost = 0 if unit.merc else unit.cost
+            if cost > side.command:
+                return (f"{with_article(unit.name)} costs {cost} command point"
+                        f"{'' if cost == 1 else 's'} and {name} has {side.command} left")
+            stack = side.stack
+            last = stack[-1] if stack else None
+            if unit.hero:
+                if p["group"]:
+                    return "heroes are never grouped"
+                if unit.from_wave > s.wave:
+                    return f"the {unit.name} may be selected from wave {unit.from_wave}"
+                limit = self.hero_limit(s.wave)
+                return (f"{limit} hero{'es' if limit > 1 else ''} at most in wave {s.wave}, and "
+                        f"{name} has selected {side.heroes}")
+            if last is not None and self.is_hero(last) and any(
+                    not self.is_hero(b) for b in stack):
+                return "heroes go before or after all minions, never between: the stack " \
+                       "ends with a hero under its minions"
+            if p["group"]:
+                if last is None or self.is_hero(last):
+                    return "a minion is grouped only with a minion directly above it"
+                above = self.catalogue.units[last.members[-1]]
+                return (f"a group is ordered by movement, lowest on top: {with_article(unit.name)}"
+                        f" (movement {unit.levels[0].movement}) cannot go under "
+                        f"{with_article(above.name)} (movement {above.levels[0].movement})")
+        if kind == "equip":
+            last = side.stack[-1] if side.stack else None
+            if last is None or not self.is_hero(last):
+                return "equipment goes under the hero just added to the stack"
+            if last.equipment:
+                return "the hero just added holds equipment already"
+            gear = self.catalogue.equipment.get(p["item"])
+            return f"{name} holds no {gear.name if gear else repr(p['item'])} to put under it"
+        return None
+
+    def _onslaught_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        kind, p, stage = action.type, action.params, s.stage
+        cur = self.current_faction(s)
+        name = self.faction_of[cur].name
+        if stage == "fire":
+            spire = s.firing[0]
+            if kind != "target":
+                return (f"the spire at {spire} fires now: its owner chooses its target before "
+                        "anything else")
+            return (f"{p['at']} holds no unit of {name} within range of the spire at {spire} "
+                    f"(its targets: {', '.join(self.fire_targets(s, spire))})")
+        stage_of = {"construct": "move", "upgrade": "move", "move": "move", "march": "move",
+                    "end_move": "move", "target": "fire", "explore": "explore",
+                    "reveal": "explore", "leave": "explore", "end_explore": "explore",
+                    "attack": "attack", "end_turn": "attack"}
+        home = stage_of.get(kind)
+        order = STAGES[1:]
+        if home and home != stage:
+            when = "is over" if order.index(home) < order.index(stage) else "comes later"
+            return f"this is the {stage} stage of {possessive(name)} turn: the {home} stage {when}"
+        if stage == "move":
+            return self._move_refusal(s, cur, action)
+        if stage == "explore":
+            if s.exploring >= 0:
+                where = s.landmarks[s.exploring].hex
+                return f"{name} looks at the landmark at {where}: reveal it or leave it first"
+            if kind in ("reveal", "leave"):
+                return "no landmark is being looked at: explore one first"
+            lm = next((lm for lm in s.landmarks if lm.hex == p["at"]), None)
+            if lm is None:
+                return f"there is no landmark at {p['at']}"
+            if lm.revealed:
+                return f"the landmark at {p['at']} is revealed already"
+            if lm.explored:
+                return f"the landmark at {p['at']} was explored this turn: once a turn"
+            return f"no unit of {name} stands next to the landmark at {p['at']}"
+        if stage == "attack":
+            attacks, must = self.attacks(s, cur)
+            if kind == "end_turn":
+                minion = next(a.at for a in attacks if not self.is_hero(
+                    next(u for u in s.units if u.hex == a.at)))
+                return f"minions must attack when they can: the minion at {minion} has a target"
+            unit = next((u for u in s.units if u.hex == p["at"]), None)
+            if unit is None or unit.owner != cur:
+                return f"no unit of {name} stands at {p['at']}"
+            if unit.attacked:
+                return f"the unit at {p['at']} attacked already this turn: once a turn"
+            if self.is_hero(unit) and self.campfire(s, cur):
+                return f"{possessive(name)} heroes rest in campfire mode until the wave ends"
+            if p["target"] not in self.neighbours.get(p["at"], ()):
+                return f"{p['target']} is not next to {p['at']}: attacks are on adjacent hexes"
+            return (f"nothing at {p['target']} may be attacked by {name}: targets are opposing "
+                    "units, spires and standing gates, and revealed landmarks with health")
+        return None
+
+    def _move_refusal(self, s: CloudspireState, cur: int, action: Action) -> str | None:
+        kind, p = action.type, action.params
+        name = self.faction_of[cur].name
+        if kind in ("construct", "upgrade"):
+            if s.marched or any(u.moved for u in s.units if u.owner == cur):
+                return "limited builds come at the start of the turn, before anything moves"
+            if s.sides[cur].limited_builds >= self.numbers.limited_builds:
+                return (f"{name} has made its {self.numbers.limited_builds} limited builds of "
+                        "this onslaught")
+            return self._spire_refusal(s, cur, action)
+        forced = None if self.campfire(s, cur) else self.forced_hero(s, cur)
+        forced_moves = self.hero_moves(s, forced, self.gate_hexes[cur]) if forced else []
+        if forced_moves and kind != "move":
+            return "the hero on top of the stack must move first (minions are under it)"
+        if kind == "march":
+            return f"{possessive(name)} minions have marched already this turn"
+        if kind == "end_move":
+            return f"{possessive(name)} minions march before the movement stage ends"
+        if kind != "move":
+            return None
+        if self.campfire(s, cur):
+            return f"{possessive(name)} heroes rest in campfire mode until the wave ends"
+        gate = self.gate_hexes[cur]
+        if forced_moves and p["at"] != gate:
+            return "the hero on top of the stack must move first (minions are under it)"
+        if p["at"] == gate and not any(u.hex == gate for u in s.units):
+            stack = s.sides[cur].stack
+            if not stack or not self.is_hero(stack[0]):
+                return f"no hero of {name} waits on top of the stack at its gate {gate}"
+            if not forced:
+                return ("a hero on top of the stack with no minions under it leaves the stack "
+                        "after the march")
+            band, start = stack[0], gate
+        else:
+            found = next((u for u in s.units if u.hex == p["at"]), None)
+            if found is None or found.owner != cur:
+                return f"no unit of {name} stands at {p['at']}"
+            band = found
+            if not self.is_hero(band):
+                return "minions are not moved by hand: they march"
+            if band.moved:
+                return f"the hero at {p['at']} has moved already this turn"
+            start = p["at"]
+        _, _, movement, terrain = self.stats(band)
+        return (f"{p['to']} is not within the hero's movement ({movement}) from {start} over "
+                f"{'any hex' if terrain == 'sky' else 'ground'} through free hexes")
 
     def _market_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
         side, p = s.sides[f], action.params
