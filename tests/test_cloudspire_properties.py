@@ -3,7 +3,8 @@
 Random decisions and drawn chance outcomes through the rules' fast path, over every mode. At
 every state the dict form round-trips (so check_state passes); every unit is accounted for (in a
 barracks, a stack or on the map, or defeated); Source stays within each faction's cap; gates only
-go down during an onslaught; cards only leave their decks; pieces never share a hex; and a
+go down during an onslaught; cards only leave their decks; pieces never share a hex, and stand
+only where their terrain allows; and a
 seat's view never shows another seat's stack below its top; rounds never go back.
 """
 
@@ -52,11 +53,24 @@ def check(rules, before, action, after):
         assert len(getattr(after, deck)) <= len(getattr(before, deck))
     hexes = [u.hex for u in after.units] + [sp.hex for sp in after.spires]
     assert len(hexes) == len(set(hexes))
+    # every unit stands on ground its terrain allows (rulings 23 and 24: no hero displaced onto
+    # the sky, no minion revealed there that cannot fly)
+    land = rules.land(after.slots)
+    assert all(u.hex in land or rules.stats(u)[3] == "sky" for u in after.units)
     for seat in range(rules.players):
         view = rules.view(after, seat)
         for f, side in enumerate(view["sides"]):
             if f != seat:
                 assert all(b == "hidden" for b in side["stack"][1:])
+        # determinize draws stacks prep could have built (issue 19, item 6)
+        world = rules.determinize(after, seat, random.Random(len(after.units)))
+        for side in world.sides:
+            stack = side.stack
+            text = "".join("h" if rules.is_hero(b) else "m" for b in stack)
+            assert "h" not in text.strip("h"), text
+            for band in stack:
+                moves = [rules.catalogue.units[m].levels[0].movement for m in band.members]
+                assert moves == sorted(moves) and band.health == rules.stats(band)[1]
 
 
 @pytest.mark.parametrize("players, options, seed", GAMES,

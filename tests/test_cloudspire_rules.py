@@ -891,3 +891,302 @@ def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():
     farther = [A("move", at="0,1", to="0,2"), A("end_move")]
     assert rules.bot_choice(s, farther) == A("end_move")
     assert rules.bot_choice(s, [A("buy", slot=0), A("pass")]) == A("pass")
+
+
+# -- rulings option (issue 19): 1 keeps the older rulings, so saves made before it replay ----------
+def test_the_rulings_option_defaults_to_the_current_rulings_and_old_saves_load_with_1():
+    from pathlib import Path
+
+    assert rules_for(2).options["rulings"] == 2 and rules_for(2).new_rulings
+    assert not rules_for(2, rulings=1).new_rulings
+    with pytest.raises(InvalidOptions, match="rulings"):
+        rules_for(2, rulings=3)
+    saves = sorted((Path(__file__).parent / "saves" / "v2").glob("cloudspire-*.json"))
+    assert saves
+    for path in saves:  # written before the option: they load, and replay, under rulings 1
+        match = aloftnb.Match.from_json(path.read_text("utf-8"))
+        assert match.rules.options["rulings"] == 1
+
+
+def _issue_19_displacement(rulings: int) -> aloftnb.Match:
+    """Issue 19's recipe: an Ember Kite on the sky hex -1,-1 marches south with a Cinder Warden
+    (a land hero) on -1,0, the nearer hex in its way."""
+    m = aloftnb.new_match("cloudspire", players=2, seed=1, rulings=rulings)
+    for _ in range(4):
+        m.play({"type": "pass"})
+    for u in ("slagling", "fogling"):
+        m.play({"type": "deploy", "unit": u, "group": False})
+        m.play({"type": "ready"})
+
+    def b(o, u, h, hp):
+        return dict(owner=o, members=[u], health=hp, hex=h, level=0, equipment="",
+                    moved=False, attacked=False, struck=False)
+
+    d = m.state.to_dict()
+    d["sides"][0]["stack"] = d["sides"][1]["stack"] = []
+    d["units"] = [b(0, "ember_kite", "-1,-1", 2), b(0, "cinder_warden", "-1,0", 4),
+                  b(1, "murk_golem", "0,-1", 6), b(0, "forgemother", "-3,0", 5)]
+    m.set_state(d)
+    m.play({"type": "march"})
+    return m
+
+
+def test_a_hero_that_cannot_stand_on_the_minions_hex_blocks_instead_of_being_displaced():
+    m = _issue_19_displacement(2)
+    rules = m.rules
+    land = rules.land(m.state.slots)
+    for u in m.state.units:  # RULING (displacement): no land unit ends on sky
+        assert rules.stats(u)[3] == "sky" or u.hex in land, u
+    warden = unit(m.state, "cinder_warden")
+    assert warden.hex != "-1,-1"
+    # the kite went round it (sideways to -2,0, then on), displacing it onto ground there
+    assert (unit(m.state, "ember_kite").hex, warden.hex) == ("0,0", "-2,0")
+    # rulings 1, as saves written before the option were played: pushed onto the sky hex
+    old = _issue_19_displacement(1)
+    assert unit(old.state, "cinder_warden").hex == "-1,-1" and "-1,-1" not in land
+
+
+def test_a_hero_on_ground_still_swaps_with_a_minion_under_the_current_rulings():
+    rules = rules_for(2)
+    assert rules.new_rulings
+    hero = edit(band(rules, 0, "forgemother", at="0,0"), moved=True)
+    s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
+                                             band(rules, 1, "murk_golem", at="2,1")]))
+    assert at(s, "0,-1").members == ("forgemother",) and at(s, "0,1").members == ("slagling",)
+
+
+def _group_on_sky(rulings: int):
+    """A Gale Wisp (flies) on top of a Fogling (does not) on the sky hex 1,1, its top at 1
+    health; the Forgemother next to it on 1,0 attacks it."""
+    rules = rules_for(2, rulings=rulings)
+    group = band(rules, 1, "gale_wisp", "fogling", at="1,1", health=1)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,0"), group,
+                                band(rules, 1, "murk_golem", at="-2,3")])
+    s = rules.apply(s, A("end_move"))
+    return rules, s, rules.apply(s, A("attack", at="1,0", target="1,1"))
+
+
+def test_a_minion_revealed_on_sky_that_cannot_fly_falls():
+    rules, before, s = _group_on_sky(2)
+    assert "1,1" not in rules.land(s.slots)
+    assert at(s, "1,1") is None  # RULING (revealed on sky): the Fogling falls
+    fogling = rules.unit_index["fogling"]
+    assert s.sides[1].barracks[fogling] == before.sides[1].barracks[fogling] + 1
+    assert s.sides[1].units_lost == before.sides[1].units_lost + 2
+    assert s.sides[0].source == before.sides[0].source + 1  # the wisp's reward only
+    assert unit(s, "forgemother").level == 1  # it levelled up for the wisp, not for the fall
+    text = rules.describe_action(before, A("attack", at="1,0", target="1,1"))
+    assert "attacks 1,1; then Mistveil's Fogling, revealed on the sky at 1,1, falls" in text
+    # rulings 1 (saves written before the option): the Fogling was revealed on the sky and
+    # marched on from there
+    rules, _, s = _group_on_sky(1)
+    assert unit(s, "fogling") is not None and s.sides[1].units_lost == 1
+
+
+def test_a_flying_minion_revealed_on_sky_stays():
+    rules = rules_for(2)
+    group = band(rules, 1, "gale_wisp", "cloud_lancer", at="1,1", health=1)
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="1,0"), group,
+                                band(rules, 1, "murk_golem", at="-2,3")])
+    s = rules.apply(rules.apply(s, A("end_move")), A("attack", at="1,0", target="1,1"))
+    lancer = unit(s, "cloud_lancer")  # revealed at full health; it marched on in its turn
+    assert lancer.members == ("cloud_lancer",) and lancer.health == 3
+
+
+def test_one_earthscape_may_be_bought_per_wave_by_the_whole_table():
+    for rulings, seat_1_may_buy in ((2, False), (1, True)):
+        rules = rules_for(2, rulings=rulings)
+        s = draw_all(rules, rules.initial_state(0))
+        assert rules.current_player(s) == 0
+        s = draw_all(rules, rules.apply(s, A("buy_earthscape")))  # the offer is refilled
+        assert s.earthscape_offer and rules.current_player(s) == 1
+        assert s.sides[1].source >= rules.numbers.earthscape_cost
+        # RULING (one earthscape a wave): with rulings 2 nobody else buys one this wave
+        assert (A("buy_earthscape") in rules.legal_actions(s)) is seat_1_may_buy
+        sold = "one is bought)" in rules.render_svg(rules.view(s, 1))
+        assert sold is not seat_1_may_buy  # the board says so
+        if not seat_1_may_buy:
+            assert rules.why_illegal(s, A("buy_earthscape")) == (
+                "only one earthscape may be bought per wave, and Emberwrights bought this "
+                "wave's")
+        w = _Work(s)
+        w.wave = 2
+        rules._begin_wave(w)  # a new wave, a new purchase
+        assert not any(rules.earthscape_bought(w, f) for f in range(2))
+
+
+def _stalker_on_sky_beside_a_spire(rulings: int):
+    """The Mistveil's flying Drift Stalker on the sky hex 2,-1, beside an Emberwright Bellows
+    Spire (range 2) on the well 1,-1; the Mistveil's turn, movement stage."""
+    rules = rules_for(2, rulings=rulings)
+    s = rules.initial_state(0)._replace(
+        phase="onslaught", stage="move", round=1, order=(0, 1), turn=1, actor=1, draw="",
+        refills=(), marched=True, units=(band(rules, 1, "drift_stalker", at="2,-1"),),
+        spires=(Spire(0, "bellows_spire", "1,-1", "AR"),))
+    rules.check_state(s)
+    return rules, s
+
+
+def test_a_unit_on_a_sky_hex_beside_a_spire_is_in_its_range():
+    rules, s = _stalker_on_sky_beside_a_spire(2)
+    assert "2,-1" not in rules.land(s.slots)
+    # RULING (range): the target's own hex is not counted through
+    assert rules.range_distance(s.slots, "1,-1")["2,-1"] == 1
+    assert rules.fire_targets(s, "1,-1") == ["2,-1"]
+    s = rules.apply(s, A("end_move"))
+    assert (s.stage, s.draw, s.target) == ("fire", "die", "2,-1")
+    # a sky hex one ground step and its own step away is at 2
+    assert rules.range_distance(s.slots, "1,-1")["1,1"] == 2  # via 1,0
+    # rulings 1 (saves written before the option): sky hexes were out of every spire's range
+    rules, s = _stalker_on_sky_beside_a_spire(1)
+    assert rules.fire_targets(s, "1,-1") == [] and "2,-1" not in rules.range_distance(
+        s.slots, "1,-1")
+    assert rules.apply(s, A("end_move")).stage != "fire"
+
+
+def test_every_shipped_hero_level_is_at_least_as_strong_as_the_one_before():
+    """Why ruling 14 levels heroes up without asking: in the shipped data a level never makes a
+    hero weaker (and rewards do not depend on levels), so declining never helps."""
+    rules = rules_for(2)
+    heroes = [u for u in rules.catalogue.units.values() if u.hero]
+    assert heroes and any(len(u.levels) > 1 for u in heroes)
+    for hero in heroes:
+        for lower, higher in zip(hero.levels, hero.levels[1:]):
+            assert (higher.attack >= lower.attack and higher.health >= lower.health
+                    and higher.movement >= lower.movement), hero.id
+
+
+# -- determinize (issue 19, item 6): only the top of a stack is open -----------------------------
+def _stack_is_well_formed(rules, stack):
+    """What prep allows: heroes above or below all minions, never between; a group's minions in
+    movement order; a band's health its top unit's (with its level and equipment)."""
+    kinds = ["hero" if rules.is_hero(b) else "minion" for b in stack]
+    text = "".join("h" if k == "hero" else "m" for k in kinds)
+    assert "h" not in text.strip("h"), text
+    for b in stack:
+        moves = [rules.catalogue.units[m].levels[0].movement for m in b.members]
+        assert moves == sorted(moves) and b.health == rules.stats(b)[1]
+        assert len(b.members) == 1 or not rules.is_hero(b)
+
+
+def _issue_19_stack(plan):
+    m = aloftnb.new_match("cloudspire", players=2, seed=6)
+    while m.phase != "prep":
+        m.play({"type": "pass"})
+    for u, g in plan:
+        m.play({"type": "deploy", "unit": u, "group": g})
+    m.play({"type": "ready"})
+    return m
+
+
+def test_determinize_resamples_the_grouping_of_a_stack_from_what_the_view_shows():
+    a = _issue_19_stack([("slagling", False), ("slagling", False), ("slagling", True),
+                         ("ember_kite", False)])
+    b = _issue_19_stack([("slagling", False), ("slagling", False), ("slagling", False),
+                         ("ember_kite", True)])
+    rules = a.rules
+    assert a.state.sides[0].stack != b.state.sides[0].stack
+    assert a.view(1) == b.view(1)
+    worlds_a, worlds_b = set(), set()
+    for seed in range(60):
+        world_a = rules.determinize(a.state, 1, random.Random(seed))
+        world_b = rules.determinize(b.state, 1, random.Random(seed))
+        # the draw reads only what seat 1 sees: the same seed gives the same world from both
+        assert world_a == world_b and rules.view(world_a, 1) == a.view(1)
+        _stack_is_well_formed(rules, world_a.sides[0].stack)
+        worlds_a.add(world_a.sides[0].stack)
+        worlds_b.add(world_b.sides[0].stack)
+    assert worlds_a == worlds_b
+    assert a.state.sides[0].stack in worlds_a and b.state.sides[0].stack in worlds_a
+    assert rules.determinize(a.state, 0, random.Random(0)).sides[0] == a.state.sides[0]
+
+
+def test_determinize_resamples_the_heroes_places_and_their_equipment():
+    rules = rules_for(2)
+    s = prep_state(rules, wave=2, command=11)
+    s = s._replace(sides=(edit(s.sides[0], equipment=("ward_plate",)), s.sides[1]))
+    for act in (A("deploy", unit="forgemother", group=False),
+                A("deploy", unit="cinder_warden", group=False), A("equip", item="ward_plate"),
+                A("deploy", unit="anvil_brute", group=False),
+                A("deploy", unit="slagling", group=True),
+                A("deploy", unit="ember_kite", group=False)):
+        s = rules.apply(s, act)
+    s = rules.apply(s, A("ready"))
+    stack = s.sides[0].stack
+    assert [b.members[0] for b in stack][:2] == ["forgemother", "cinder_warden"]
+    places, holders = set(), set()
+    for seed in range(80):
+        world = rules.determinize(s, 1, random.Random(seed))
+        assert rules.view(world, 1) == rules.view(s, 1)
+        new = world.sides[0].stack
+        _stack_is_well_formed(rules, new)
+        assert new[0] == stack[0]  # the open top
+        kinds = [b.members[0] for b in new]
+        places.add(kinds.index("cinder_warden") == 1)
+        holders.add(next(b.members[0] for b in new if b.equipment == "ward_plate"))
+    assert places == {True, False}  # the second hero above or below the minions
+    assert holders == {"cinder_warden"}  # the open top shows it has none: the hidden hero
+
+
+# -- refusals name their rule (issue 19, item 11) -----------------------------------------------
+GENERIC = ("is not possible now", "is not a legal action now")
+
+
+def test_refusals_name_the_rule_they_break():
+    rules = rules_for(2)
+    s = draw_all(rules, rules.initial_state(0))  # seat 0's market turn, 5 Source
+    chip = next(i for i, c in enumerate(s.market) if rules.catalogue.chips[c].cost > 5) \
+        if any(rules.catalogue.chips[c].cost > 5 for c in s.market) else None
+    if chip is not None:
+        assert "costs" in rules.why_illegal(s, A("buy", slot=chip))
+    assert rules.why_illegal(s, A("buy", slot=7)) == "the market has slots 0 to 2, not 7"
+    assert rules.why_illegal(s, A("draw", card="gale_cloak")) == (
+        "drawing cards is a chance step, not a decision: Emberwrights is to play")
+    s = prep_state(rules, command=5)
+    s = rules.apply(s, A("deploy", unit="ember_kite", group=False))
+    assert rules.why_illegal(s, A("deploy", unit="anvil_brute", group=True)) == (
+        "a group is ordered by movement, lowest on top: an Anvil Brute (movement 1) cannot go "
+        "under an Ember Kite (movement 3)")
+    assert rules.why_illegal(s, A("deploy", unit="veil_seer", group=False)) == (
+        "Emberwrights has no Veil Seer Anhra left in its barracks")
+    assert rules.why_illegal(s, A("equip", item="ward_plate")) == (
+        "equipment goes under the hero just added to the stack")
+    s = onslaught(rules, units=[band(rules, 0, "forgemother", at="0,0"),
+                                band(rules, 0, "slagling", at="0,1"),
+                                band(rules, 1, "murk_golem", at="0,2")])
+    assert rules.why_illegal(s, A("end_move")) == (
+        "Emberwrights' minions march before the movement stage ends")
+    assert rules.why_illegal(s, A("attack", at="0,1", target="0,2")) == (
+        "this is the move stage of Emberwrights' turn: the attack stage comes later")
+    assert rules.why_illegal(s, A("move", at="0,1", to="1,0")) == (
+        "minions are not moved by hand: they march")
+    s = rules.apply(rules.apply(s, A("march")), A("end_move"))
+    while rules.current_player(s) == CHANCE:
+        s = draw_all(rules, s)
+    if s.stage == "attack" and rules.attacks(s, 0)[1]:
+        assert rules.why_illegal(s, A("end_turn")).startswith("minions must attack when they "
+                                                               "can")
+
+
+def test_random_well_formed_illegal_actions_are_refused_with_their_rule():
+    from aloftnb.games.cloudspire import encoding
+
+    checked = 0
+    for players, seed in ((2, 0), (3, 1), (4, 2)):
+        rules = rules_for(players)
+        space = [encoding.action_from_index(rules, i)
+                 for i in range(encoding.num_distinct_actions(rules))]
+        space += [A("draw", card="gale_cloak"), A("roll", pips=2), A("roll", pips=5)]
+        rng = random.Random(seed)
+        s = rules.initial_state(seed)
+        while not rules.is_over(s):
+            legal = rules.legal_actions(s)
+            for action in rng.sample(space, 12):
+                if action not in legal:
+                    why = rules.why_illegal(s, action)
+                    assert why and not why.endswith(GENERIC) and GENERIC[0] + " (" not in why, (
+                        s.phase, s.stage, action, why)
+                    checked += 1
+            s = rules.apply(s, rules.sample_chance(s, rng) if rules.is_chance(s)
+                            else rng.choice(legal))
+    assert checked > 1000

@@ -225,7 +225,9 @@ class GameBoard(ZoomableBoard):
                     "hex within its movement; minions march with the march button")
         if stage == "fire":
             return (f"the spire at {state.firing[0]} fires only at a unit of the acting "
-                    "faction within its range, counted over ground, never across sky")
+                    "faction within its range, counted over ground, never across sky"
+                    + (" (a unit on a sky hex next to ground in range is in range)"
+                       if self.game_rules.new_rulings else ""))
         if stage == "explore":
             return ("only a face-down landmark next to one of your units can be explored, "
                     "once per turn")

@@ -403,7 +403,8 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
     if offer:
         wrapped(x, f"earthscape face up: {offer['name']}" + (" (a Source well)" if offer["well"]
                                                               else "")
-                   + f", {offer['cost']} Source")
+                   + f", {offer['cost']} Source"
+                   + (" (this wave's one is bought)" if offer.get("sold") else ""))
     y += 4
     fire = board["fire"]
     if fire:

@@ -196,6 +196,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         "onslaught_rounds": Option("onslaught_rounds", 8, "rounds after which a wave's "
                                    "onslaught ends even if minions remain",
                                    check=int_between(1, 30)),
+        "rulings": Option("rulings", 2, "which rulings apply: 2, the current ones; 1, those "
+                          "before the rules audit of issue 19 (saves written before this "
+                          "option load with 1 and replay as they were played)",
+                          choices=(1, 2), older_saves=1),
         "catalogue": Option("catalogue", None, "map, factions, market, events and landmarks: "
                             "a dict or a JSON file path",
                             default_note="data/catalogue.json, shipped with the game",
@@ -241,6 +245,9 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         self.waves = opts["waves"]
         self.simplified = opts["variant"] == "simplified"
         self.round_limit = opts["onslaught_rounds"]
+        # Rule changes are gated (docs/saves.md): 1 plays the rulings saves written before the
+        # option were played by, 2 (the default) the current ones. See `self.new_rulings`.
+        self.new_rulings = opts["rulings"] >= 2
         self.numbers = cat.numbers
         # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
         self.faction_of = tuple(cat.factions[f % len(cat.factions)] for f in range(self.factions))
@@ -409,11 +416,21 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return self._cache[key]
 
     def range_distance(self, slots: tuple[str, ...], spire_hex: str) -> dict[str, int]:
-        """Steps from a spire counted over ground only: range never crosses sky (occupied hexes
-        count)."""
+        """Steps from a spire counted over ground only: range never counts through sky
+        (occupied hexes count). RULING (range, rulings 2): the target's own hex is not counted
+        through, so a sky hex is as far as its nearest ground neighbour plus one; with rulings
+        1 sky hexes were out of range altogether."""
         key = ("range", slots, spire_hex)
         if key not in self._cache:
-            self._cache[key] = _bfs(spire_hex, self.land(slots), self.neighbours)
+            land = self.land(slots)
+            dist = _bfs(spire_hex, land, self.neighbours)
+            if self.new_rulings:
+                for h in self.hexes:
+                    if h not in land:
+                        near = [dist[nb] for nb in self.neighbours[h] if nb in dist]
+                        if near:
+                            dist[h] = min(near) + 1
+            self._cache[key] = dist
         return self._cache[key]
 
     def groups(self, slots: tuple[str, ...]) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
@@ -471,7 +488,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if s.phase == "market":
             acts = [A("buy", slot=i) for i, chip in enumerate(s.market)
                     if chip and self.catalogue.chips[chip].cost <= side.source]
-            if (s.earthscape_offer and not side.earthscape_bought
+            if (s.earthscape_offer and not self.earthscape_bought(s, f)
                     and side.source >= self.numbers.earthscape_cost):
                 acts.append(A("buy_earthscape"))
             return acts + [A("pass")]
@@ -483,6 +500,14 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if s.phase == "prep":
             return self._prep_actions(s, f)
         return self._onslaught_actions(s, f)
+
+    def earthscape_bought(self, s: Any, f: int) -> bool:
+        """Whether the wave's earthscape purchase is used up for faction f. RULING (one
+        earthscape a wave, rulings 2): "only one earthscape may be purchased per wave" is one
+        for the whole table; with rulings 1 it was one per faction."""
+        if self.new_rulings:
+            return any(side.earthscape_bought for side in s.sides)
+        return bool(s.sides[f].earthscape_bought)
 
     def _constructions(self, s: Any, f: int, only: str = "") -> list[CloudspireAction]:
         side = s.sides[f]
@@ -1198,7 +1223,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         ground = self.passable(w.slots, terrain)
         # a friendly hero in the way swaps places with the minion (never onto a gate hex)
         heroes = set() if at in self.walls else {
-            u.hex for u in w.units if u.owner == band.owner and self.is_hero(u)}
+            u.hex for u in w.units if u.owner == band.owner and self.is_hero(u)
+            and (not self.new_rulings or at in self.passable(w.slots, self.stats(u)[3]))}
+        # RULING (displacement, rulings 2): the terrain allowance has no exception for a
+        # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
+        # cannot fly) is not displaced: it blocks the minion like any other unit.
         best, best_key = None, None
         for nb in self.neighbours[at]:
             if nb not in ground or nb in visited or (nb in taken and nb not in heroes):
@@ -1329,15 +1358,44 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         if len(band.members) > 1:  # the next minion of the group, at full health
             rest = edit(band, members=band.members[1:])
             w.units[i] = edit(rest, health=self.stats(rest)[1])
+            if self.new_rulings:
+                self._fall(w, i)
         else:
             del w.units[i]
         if hero is not None:
             self._level_up(w, hero)
         return True
 
+    def _fall(self, w: _Work, i: int) -> None:
+        """RULING (revealed on sky, rulings 2): a group moves as its top minion, so a group under
+        a flying minion may stand on sky; a minion revealed there that cannot fly falls, and the
+        next is revealed (full health) until one can stay or none is left. A fall is nobody's
+        defeat: no reward, no level-up; the minion goes back to its barracks (a merc is
+        discarded) and counts as a unit lost."""
+        band = w.units[i]
+        land = self.land(w.slots)
+        while band.hex not in land and self.stats(band)[3] != "sky":
+            kind = self.catalogue.units[band.members[0]]
+            side = w.sides[band.owner]
+            barracks = list(side.barracks)
+            if not kind.merc:
+                barracks[self.unit_index[kind.id]] += 1
+            w.side(band.owner, barracks=tuple(barracks), units_lost=side.units_lost + 1)
+            if w.notes is not None:
+                w.notes.append(f"{possessive(self.faction_of[band.owner].name)} {kind.name}, "
+                               f"revealed on the sky at {band.hex}, falls")
+            if len(band.members) == 1:
+                del w.units[i]
+                return
+            rest = edit(band, members=band.members[1:])
+            band = edit(rest, health=self.stats(rest)[1])
+            w.units[i] = band
+
     def _level_up(self, w: _Work, hex_: str) -> None:
         """RULING (level-ups): a hero that defeats something always takes its next level, and
-        gains the health the new level adds."""
+        gains the health the new level adds. The text says "may"; with the shipped data a level
+        is never weaker and rewards do not depend on levels, so declining never helps (the
+        rules page gives the reasoning)."""
         j = next((j for j, u in enumerate(w.units) if u.hex == hex_), None)
         if j is None:
             return
@@ -1775,7 +1833,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             "sides": sides, "landmark_info": landmarks, "slots": slots,
             "spire_info": spires,
             "earthscape_offer": ({"name": offer.name, "well": offer.well,
-                                  "cost": n.earthscape_cost} if offer else None),
+                                  "cost": n.earthscape_cost,
+                                  # the wave's one purchase is used up (rulings 2)
+                                  "sold": self.new_rulings and any(
+                                      side.earthscape_bought for side in s.sides)}
+                                 if offer else None),
             "where": self.where_text(s), "doing": self.doing_text(s),
             "result_text": self.result_text(s), "waves": self.waves,
             "limited_builds": n.limited_builds,
@@ -1844,20 +1906,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def determinize(self, s: CloudspireState, seat: int, rng: random.Random
                     ) -> CloudspireState:
-        """Other factions' stacks below the top reshuffled (minion bands among themselves), and
-        the landmark faces `seat` has not seen redrawn from the faces left."""
+        """A world consistent with `seat`'s view: other factions' stacks below their open top
+        resampled (`_resample_stack`), and the landmark faces `seat` has not seen redrawn from
+        the faces left."""
         sides = list(s.sides)
         for f, side in enumerate(sides):
             # A stack being built is left as it is: its bottom decides what its owner may add.
-            if f == seat or len(side.stack) < 3 or (s.phase == "prep" and f == s.actor):
+            if f == seat or not side.stack or (s.phase == "prep" and f == s.actor):
                 continue
-            stack = list(side.stack)
-            places = [i for i in range(1, len(stack)) if not self.is_hero(stack[i])]
-            bands = [stack[i] for i in places]
-            rng.shuffle(bands)
-            for i, band in zip(places, bands):
-                stack[i] = band
-            sides[f] = edit(side, stack=tuple(stack))
+            sides[f] = edit(side, stack=self._resample_stack(side.stack, rng))
         unseen = [i for i, lm in enumerate(s.landmarks)
                   if lm.face and not lm.revealed and not lm.known[seat]]
         landmarks, pool = list(s.landmarks), s.face_pool
@@ -1868,6 +1925,59 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                 landmarks[i] = edit(landmarks[i], face=face)
             pool = tuple(sorted(faces[len(unseen):]))
         return edit(s, sides=tuple(sides), landmarks=tuple(landmarks), face_pool=pool)
+
+    def _resample_stack(self, stack: tuple[Band, ...], rng: random.Random
+                        ) -> tuple[Band, ...]:
+        """A deployment stack drawn from what the other seats see of it: the open top band and
+        the number of chips in its group, and which units, heroes and equipment are in the rest
+        (the view counts them out of the barracks), but not their order, grouping, the heroes'
+        places or which hero holds which equipment. The draw uses only those, each list sorted
+        before it is shuffled, so two stacks that look the same give the same worlds: the
+        hidden members of the top group (minions moving at least as far as the top one, in
+        movement order), the other minions in a random order, each joining the group above it
+        by a coin toss when its movement allows, heroes below the minions (or, under an open
+        hero, each above or below them by a coin toss) and equipment under random heroes."""
+        units = self.catalogue.units
+
+        def move(uid: str) -> int:
+            return units[uid].levels[0].movement
+
+        def new_band(members: tuple[str, ...], level: int = 0, gear: str = "") -> Band:
+            band = Band(top.owner, members, 1, "", level, gear, False, False, False)
+            return edit(band, health=self.stats(band)[1])
+
+        top = stack[0]
+        below = stack[1:]
+        minions = sorted(top.members[1:] + tuple(
+            m for b in below if not self.is_hero(b) for m in b.members))
+        heroes = sorted((b.members[0], b.level) for b in below if self.is_hero(b))
+        gear = sorted(b.equipment for b in below if self.is_hero(b) and b.equipment)
+        if not minions and not heroes:
+            return stack
+        hidden = len(top.members) - 1
+        if hidden:  # the top group's hidden chips: minions as quick as the top one or more
+            floor = move(top.members[0])
+            chosen = rng.sample([i for i, m in enumerate(minions) if move(m) >= floor], hidden)
+            members = sorted((minions[i] for i in chosen), key=move)
+            top = edit(top, members=(top.members[0], *members))
+            taken = set(chosen)
+            minions = [m for i, m in enumerate(minions) if i not in taken]
+        rng.shuffle(minions)
+        bands: list[Band] = []
+        for m in minions:
+            if bands and move(m) >= move(bands[-1].members[-1]) and rng.random() < 0.5:
+                bands[-1] = edit(bands[-1], members=bands[-1].members + (m,))
+            else:
+                bands.append(new_band((m,)))
+        rng.shuffle(heroes)
+        rng.shuffle(gear)
+        upper: list[Band] = []
+        lower: list[Band] = []
+        for i, (uid, level) in enumerate(heroes):
+            hero = new_band((uid,), level, gear[i] if i < len(gear) else "")
+            above = self.is_hero(top) and bool(bands) and rng.random() < 0.5
+            (upper if above else lower).append(hero)
+        return (top, *upper, *bands, *lower)
 
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
         from .drawing import draw_board
@@ -1886,13 +1996,316 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return action
 
     def why_illegal(self, s: CloudspireState, action: Action) -> str:
-        problem = self.phase_problem(s, action)
+        problem = self.phase_problem(s, action) or self._refusal(s, action)
         if problem:
             return problem
         if s.phase == "onslaught" and s.stage:
             return (f"{self.action_text(s, action)} is not possible now (the {s.stage} stage "
                     "of the onslaught)")
         return f"{self.action_text(s, action)} is not possible now"
+
+    def _refusal(self, s: CloudspireState, action: Action) -> str | None:
+        """The rule a well-formed action breaks here, in words (None: no specific reason)."""
+        kind = action.type
+        if s.actor == OVER:
+            return f"the game is over ({s.reason})"
+        if s.actor == CHANCE:
+            return self._chance_refusal(s, action)
+        if kind in CHANCE_TYPES:
+            return (f"{'drawing cards' if kind == 'draw' else 'rolling the spire die'} is a "
+                    f"chance step, not a decision: {self.faction_of[s.actor].name} is to play")
+        f = s.actor
+        if s.phase == "market":
+            return self._market_refusal(s, f, action)
+        if s.phase == "build":
+            return self._build_refusal(s, f, action)
+        if s.phase == "prep":
+            return self._prep_refusal(s, f, action)
+        if s.phase == "onslaught":
+            return self._onslaught_refusal(s, f, action)
+        return None
+
+    def _chance_refusal(self, s: CloudspireState, action: Action) -> str | None:
+        what = {"event": "an event card", "market": "a market chip",
+                "earthscape": "an earthscape", "face": "a landmark face",
+                "die": "the spire die"}.get(s.draw, "a chance outcome")
+        if action.type not in CHANCE_TYPES:
+            return f"chance draws {what} now: no faction decides until it is drawn"
+        if action.type == "roll" and s.draw != "die":
+            return f"chance draws {what} now, not a roll of the spire die"
+        if action.type == "draw" and s.draw == "die":
+            return "the spire die is rolled now, not a card drawn"
+        if action.type == "roll":
+            faces = ", ".join(map(str, self.numbers.spire_die))
+            return f"the spire die has the faces {faces}, not {action.params['pips']}"
+        card = action.params["card"]
+        return f"{card!r} is not among the cards left to draw {what} from"
+
+    def _build_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        kind, p = action.type, action.params
+        if s.placed:
+            if kind == "construct" and p["at"] != s.placed:
+                return (f"just after placing an earthscape, only a spire on its well at "
+                        f"{s.placed} may follow (or declining it)")
+            if kind not in ("construct", "decline"):
+                return (f"the earthscape just placed at {s.placed} offers a spire on its well: "
+                        "construct one there or decline first")
+        elif kind == "decline":
+            return "no earthscape was just placed, so there is no spire to decline"
+        if kind in ("construct", "upgrade"):
+            return self._spire_refusal(s, f, action)
+        side, name = s.sides[f], self.faction_of[f].name
+        if kind == "advance":
+            fac = self._faction(side)
+            j = next((j for j, st in enumerate(fac.structures) if st.id == p["structure"]), None)
+            if j is None:
+                ids = ", ".join(st.id for st in fac.structures)
+                return f"{name} has no fortress structure {p['structure']!r} (its: {ids})"
+            st = fac.structures[j]
+            if side.advancements[j] >= len(st.advancements):
+                return f"every advancement of the {st.name} is bought"
+            cost = st.advancements[side.advancements[j]].cost
+            if cost > side.source:
+                return (f"the next advancement of the {st.name} costs {cost} Source and "
+                        f"{name} has {side.source}")
+        if kind == "place":
+            if p["earthscape"] not in side.earthscapes:
+                return f"{name} holds no earthscape {p['earthscape']!r} to place"
+            if p["at"] not in self.slots:
+                return f"{p['at']} is not an earthscape slot (the slots: {', '.join(self.slots)})"
+            if s.slots[self.slots.index(p["at"])]:
+                return f"the earthscape slot at {p['at']} is filled already"
+        return None
+
+    def _spire_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        """Why a construct or upgrade is refused (build phase or limited build)."""
+        side, name, p, cat = s.sides[f], self.faction_of[f].name, action.params, self.catalogue
+        if action.type == "construct":
+            kind = cat.spires.get(p["spire"])
+            if kind is None or side.spire_stock[self.spire_index[kind.id]] <= 0:
+                what = kind.name if kind is not None else repr(p["spire"])
+                return f"{name} has no {what} left in its barracks to construct"
+            if not kind.merc and kind.cost > side.source:
+                return f"the {kind.name} costs {kind.cost} Source and {name} has {side.source}"
+            if p["order"] not in self.start_orders[kind.id]:
+                orders = ", ".join(self.start_orders[kind.id])
+                return (f"the {kind.name}'s starting upgrades stack in one of the orders "
+                        f"{orders}, not {p['order']!r}")
+            if p["at"] not in self.wells(s):
+                return f"{p['at']} is not a Source well: spires stand on wells"
+            if p["at"] in self.occupied(s):
+                return f"the well at {p['at']} is taken (a spire or a unit stands on it)"
+            group_of, _ = self.groups(s.slots)
+            if group_of[p["at"]] not in self.influence(s, f):
+                return (f"the well at {p['at']} ({group_of[p['at']]}) is not within "
+                        f"{possessive(name)} influence: next to its gate, or holding or next "
+                        "to one of its spires")
+            return None
+        spire = next((sp for sp in s.spires if sp.hex == p["at"]), None)
+        if spire is None:
+            return f"no spire stands at {p['at']}"
+        if spire.owner != f:
+            return f"the spire at {p['at']} is {possessive(self.faction_of[spire.owner].name)}"
+        capacity = cat.spires[spire.kind].capacity
+        if len(spire.upgrades) >= capacity:
+            return f"the spire at {p['at']} is full: it takes {capacity} upgrades"
+        if p["kind"] not in _UPGRADE_NAMES:
+            return f"an upgrade is A (attack), R (range) or F (fortification), not {p['kind']!r}"
+        cost = (self.numbers.fortification_cost if p["kind"] == "F"
+                else len(spire.upgrades) + 1)
+        if cost > side.source:
+            return (f"{with_article(_UPGRADE_NAMES[p['kind']])} upgrade there costs {cost} "
+                    f"Source and {name} has {side.source}")
+        return None
+
+    def _prep_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        side, name, p, kind = s.sides[f], self.faction_of[f].name, action.params, action.type
+        if kind == "mark":
+            if side.mark >= 0:
+                return (f"{name} declared its mark already: "
+                        f"{possessive(self.faction_of[side.mark].name)} gate")
+            g = p["gate"]
+            if not 0 <= g < self.factions:
+                return f"there is no faction {g} (factions 0 to {self.factions - 1})"
+            if g == f:
+                return "the mark is an opposing gate, not the faction's own"
+            if not self.opposed(f, g):
+                return f"the mark is an opposing gate, and {self.faction_of[g].name} is an ally"
+            return f"{possessive(self.faction_of[g].name)} gate has fallen"
+        if side.mark < 0:
+            return "every faction declares its mark before any stack is built: declare it first"
+        if kind == "deploy":
+            uid = p["unit"]
+            unit = self.catalogue.units.get(uid)
+            if unit is None:
+                return f"the catalogue has no unit {uid!r}"
+            i = self.unit_index[uid]
+            if side.barracks[i] <= 0:
+                return f"{name} has no {unit.name} left in its barracks"
+            cost = 0 if unit.merc else unit.cost
+            if cost > side.command:
+                return (f"{with_article(unit.name)} costs {cost} command point"
+                        f"{'' if cost == 1 else 's'} and {name} has {side.command} left")
+            stack = side.stack
+            last = stack[-1] if stack else None
+            if unit.hero:
+                if p["group"]:
+                    return "heroes are never grouped"
+                if unit.from_wave > s.wave:
+                    return f"the {unit.name} may be selected from wave {unit.from_wave}"
+                limit = self.hero_limit(s.wave)
+                return (f"{limit} hero{'es' if limit > 1 else ''} at most in wave {s.wave}, and "
+                        f"{name} has selected {side.heroes}")
+            if last is not None and self.is_hero(last) and any(
+                    not self.is_hero(b) for b in stack):
+                return "heroes go before or after all minions, never between: the stack " \
+                       "ends with a hero under its minions"
+            if p["group"]:
+                if last is None or self.is_hero(last):
+                    return "a minion is grouped only with a minion directly above it"
+                above = self.catalogue.units[last.members[-1]]
+                return (f"a group is ordered by movement, lowest on top: {with_article(unit.name)}"
+                        f" (movement {unit.levels[0].movement}) cannot go under "
+                        f"{with_article(above.name)} (movement {above.levels[0].movement})")
+        if kind == "equip":
+            last = side.stack[-1] if side.stack else None
+            if last is None or not self.is_hero(last):
+                return "equipment goes under the hero just added to the stack"
+            if last.equipment:
+                return "the hero just added holds equipment already"
+            gear = self.catalogue.equipment.get(p["item"])
+            return f"{name} holds no {gear.name if gear else repr(p['item'])} to put under it"
+        return None
+
+    def _onslaught_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        kind, p, stage = action.type, action.params, s.stage
+        cur = self.current_faction(s)
+        name = self.faction_of[cur].name
+        if stage == "fire":
+            spire = s.firing[0]
+            if kind != "target":
+                return (f"the spire at {spire} fires now: its owner chooses its target before "
+                        "anything else")
+            return (f"{p['at']} holds no unit of {name} within range of the spire at {spire} "
+                    f"(its targets: {', '.join(self.fire_targets(s, spire))})")
+        stage_of = {"construct": "move", "upgrade": "move", "move": "move", "march": "move",
+                    "end_move": "move", "target": "fire", "explore": "explore",
+                    "reveal": "explore", "leave": "explore", "end_explore": "explore",
+                    "attack": "attack", "end_turn": "attack"}
+        home = stage_of.get(kind)
+        order = STAGES[1:]
+        if home and home != stage:
+            when = "is over" if order.index(home) < order.index(stage) else "comes later"
+            return f"this is the {stage} stage of {possessive(name)} turn: the {home} stage {when}"
+        if stage == "move":
+            return self._move_refusal(s, cur, action)
+        if stage == "explore":
+            if s.exploring >= 0:
+                where = s.landmarks[s.exploring].hex
+                return f"{name} looks at the landmark at {where}: reveal it or leave it first"
+            if kind in ("reveal", "leave"):
+                return "no landmark is being looked at: explore one first"
+            lm = next((lm for lm in s.landmarks if lm.hex == p["at"]), None)
+            if lm is None:
+                return f"there is no landmark at {p['at']}"
+            if lm.revealed:
+                return f"the landmark at {p['at']} is revealed already"
+            if lm.explored:
+                return f"the landmark at {p['at']} was explored this turn: once a turn"
+            return f"no unit of {name} stands next to the landmark at {p['at']}"
+        if stage == "attack":
+            attacks, must = self.attacks(s, cur)
+            if kind == "end_turn":
+                minion = next(a.at for a in attacks if not self.is_hero(
+                    next(u for u in s.units if u.hex == a.at)))
+                return f"minions must attack when they can: the minion at {minion} has a target"
+            unit = next((u for u in s.units if u.hex == p["at"]), None)
+            if unit is None or unit.owner != cur:
+                return f"no unit of {name} stands at {p['at']}"
+            if unit.attacked:
+                return f"the unit at {p['at']} attacked already this turn: once a turn"
+            if self.is_hero(unit) and self.campfire(s, cur):
+                return f"{possessive(name)} heroes rest in campfire mode until the wave ends"
+            if p["target"] not in self.neighbours.get(p["at"], ()):
+                return f"{p['target']} is not next to {p['at']}: attacks are on adjacent hexes"
+            return (f"nothing at {p['target']} may be attacked by {name}: targets are opposing "
+                    "units, spires and standing gates, and revealed landmarks with health")
+        return None
+
+    def _move_refusal(self, s: CloudspireState, cur: int, action: Action) -> str | None:
+        kind, p = action.type, action.params
+        name = self.faction_of[cur].name
+        if kind in ("construct", "upgrade"):
+            if s.marched or any(u.moved for u in s.units if u.owner == cur):
+                return "limited builds come at the start of the turn, before anything moves"
+            if s.sides[cur].limited_builds >= self.numbers.limited_builds:
+                return (f"{name} has made its {self.numbers.limited_builds} limited builds of "
+                        "this onslaught")
+            return self._spire_refusal(s, cur, action)
+        forced = None if self.campfire(s, cur) else self.forced_hero(s, cur)
+        forced_moves = self.hero_moves(s, forced, self.gate_hexes[cur]) if forced else []
+        if forced_moves and kind != "move":
+            return "the hero on top of the stack must move first (minions are under it)"
+        if kind == "march":
+            return f"{possessive(name)} minions have marched already this turn"
+        if kind == "end_move":
+            return f"{possessive(name)} minions march before the movement stage ends"
+        if kind != "move":
+            return None
+        if self.campfire(s, cur):
+            return f"{possessive(name)} heroes rest in campfire mode until the wave ends"
+        gate = self.gate_hexes[cur]
+        if forced_moves and p["at"] != gate:
+            return "the hero on top of the stack must move first (minions are under it)"
+        if p["at"] == gate and not any(u.hex == gate for u in s.units):
+            stack = s.sides[cur].stack
+            if not stack or not self.is_hero(stack[0]):
+                return f"no hero of {name} waits on top of the stack at its gate {gate}"
+            if not forced:
+                return ("a hero on top of the stack with no minions under it leaves the stack "
+                        "after the march")
+            band, start = stack[0], gate
+        else:
+            found = next((u for u in s.units if u.hex == p["at"]), None)
+            if found is None or found.owner != cur:
+                return f"no unit of {name} stands at {p['at']}"
+            band = found
+            if not self.is_hero(band):
+                return "minions are not moved by hand: they march"
+            if band.moved:
+                return f"the hero at {p['at']} has moved already this turn"
+            start = p["at"]
+        _, _, movement, terrain = self.stats(band)
+        return (f"{p['to']} is not within the hero's movement ({movement}) from {start} over "
+                f"{'any hex' if terrain == 'sky' else 'ground'} through free hexes")
+
+    def _market_refusal(self, s: CloudspireState, f: int, action: Action) -> str | None:
+        side, p = s.sides[f], action.params
+        if action.type == "buy":
+            slot = p["slot"]
+            if not 0 <= slot < len(s.market):
+                return f"the market has slots 0 to {len(s.market) - 1}, not {slot}"
+            if not s.market[slot]:
+                return f"market slot {slot} is empty (its deck ran out)"
+            chip = self.catalogue.chips[s.market[slot]]
+            if chip.cost > side.source:
+                return (f"the {chip.name} costs {chip.cost} Source and "
+                        f"{self.faction_of[f].name} has {side.source}")
+        if action.type == "buy_earthscape":
+            if not s.earthscape_offer:
+                return "no earthscape lies face up (the earthscape deck ran out)"
+            if self.earthscape_bought(s, f):
+                if not self.new_rulings:
+                    return (f"{self.faction_of[f].name} bought an earthscape this wave "
+                            "(one per faction a wave, with rulings 1)")
+                buyer = next(g for g, sd in enumerate(s.sides) if sd.earthscape_bought)
+                return ("only one earthscape may be bought per wave, and "
+                        f"{self.faction_of[buyer].name} bought this wave's")
+            cost = self.numbers.earthscape_cost
+            if cost > side.source:
+                return (f"the earthscape costs {cost} Source and {self.faction_of[f].name} "
+                        f"has {side.source}")
+        return None
 
     def describe_action(self, s: CloudspireState, action: Action) -> str:
         who = self.faction_of[s.actor].name if 0 <= s.actor < self.factions else "?"
