@@ -7,6 +7,8 @@ its position, the player to move, whether it is over, and the winners and scores
 
 Run it once per save version, when the version goes up, and commit its output; never rewrite an
 older version's folder:  python tests/saves/write_corpus.py
+A case added later (a new rule, a new state form) goes in the current version's folder with
+python tests/saves/write_corpus.py --add
 """
 
 from __future__ import annotations
@@ -61,6 +63,13 @@ CASES: list[tuple[str, str, int, dict[str, Any], int | None, bool, bool]] = [
      False, False),
     ("cloudspire-own-catalogue-2p-mid", "cloudspire", 2, {"catalogue": "cloudspire"}, 40, False,
      False),
+    # Added to version 3's corpus with `--add` once the rulings of issue 19 were the default
+    # (saves with rulings 2, and sky commodores' second state form).
+    ("commodores-rulings2-3p-mid-forced", "commodores", 3, {}, 60, True, True),
+    ("commodores-rulings2-4p-end", "commodores", 4, {"turn_limit": 10}, None, False, False),
+    ("cloudspire-rulings2-2p-mid-forced", "cloudspire", 2, {}, 70, True, True),
+    ("cloudspire-rulings2-4p-end", "cloudspire", 4, {"waves": 2}, None, False, False),
+    ("cloudspire-rulings2-solo-mid", "cloudspire", 1, {"mode": "solo"}, 40, False, False),
 ]
 
 
@@ -109,12 +118,20 @@ def expected_of(m: aloftnb.Match) -> dict[str, Any]:
 
 
 def main() -> None:
+    """Write this version's corpus. `--add` writes only the cases this version's folder does not
+    hold yet (a case added after the corpus was first written); nothing written is rewritten."""
     folder = HERE / f"v{SAVE_VERSION}"
-    if folder.exists() and "--force" not in sys.argv:
-        raise SystemExit(f"{folder} exists: an older version's corpus is never rewritten")
+    adding = "--add" in sys.argv
+    if folder.exists() and not adding and "--force" not in sys.argv:
+        raise SystemExit(f"{folder} exists: an older version's corpus is never rewritten "
+                         "(--add writes the cases it does not hold yet)")
     folder.mkdir(exist_ok=True)
     expected = {}
+    if adding and (folder / "expected.json").exists():
+        expected = json.loads((folder / "expected.json").read_text("utf-8"))
     for number, (name, game, players, options, decisions, forced, edit) in enumerate(CASES):
+        if adding and (folder / f"{name}.json").exists():
+            continue
         for tries in range(50):  # a mid-game case takes the first seed whose game is not over
             m = play_case(game, players, options, decisions, forced, edit,
                           seed=1000 + number + 100 * tries)
