@@ -3,6 +3,8 @@
 #   make test   the same venv with the test extra, Debian's chromium if missing, the whole suite
 # Useful knobs: make test PYTEST_FLAGS='-m "not browser" -x'   make lab LAB_FLAGS='--no-browser'
 #               JUPYTER_PORT=9999 make lab   PYTHON=python3.12 make test   CHROMIUM=/path make test
+#   make lite   the JupyterLite site (the boards in the browser, no server) in build/lite;
+#   make lite-serve  serves it on http://127.0.0.1:8000 (LITE_PORT=...)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -28,7 +30,8 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_san
                --nbval-cell-timeout=600 --nbval-kernel-startup-timeout=120
 PYTEST := $(BIN)/python -m pytest --durations=15
 
-.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean
+.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean \
+        lite lite-serve lite-test npm
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
@@ -38,7 +41,10 @@ help:
 	@echo "make notebooks  nbval on notebooks/ only"
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
-	@echo "make clean      remove .venv"
+	@echo "make lite       build the JupyterLite site (no server, offline) into $(LITE_OUT)"
+	@echo "make lite-serve serve it on http://127.0.0.1:$(LITE_PORT)"
+	@echo "make lite-test  build it and run its real-browser test"
+	@echo "make clean      remove .venv and the site's build folders"
 
 # -- the virtual environment ---------------------------------------------------------------------
 $(BIN)/python:
@@ -126,6 +132,42 @@ browser: $(VENV)/.installed-test chromium
 bench-clicks: $(VENV)/.installed-test chromium
 	ALOFTNB_CHROMIUM="$(CHROMIUM)" $(BIN)/python tests/browser/bench_clicks.py $(BENCH_FLAGS)
 
+# -- the JupyterLite site: the boards in the browser's own Python, no server --------------------
+# Built in its own venv (never .venv) from the package registries only: see lite/build.py.
+LITE_VENV := build/lite-venv
+LITE_OUT ?= build/lite
+LITE_PORT ?= 8000
+
+$(LITE_VENV)/.installed: lite/requirements-build.txt
+	@echo "==> creating $(LITE_VENV) (the site's build tools)"
+	$(PYTHON) -m venv --clear $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip install $(PIP_FLAGS) -r lite/requirements-build.txt
+	@touch $@
+
+# pyodide comes from the npm registry: Node.js's npm, from Debian's packages if missing.
+npm:
+	@if command -v npm >/dev/null; then echo "==> npm $$(npm --version)"; else \
+	  echo "==> npm not found: installing Debian's npm with apt-get"; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null; then sudo="sudo"; \
+	  else echo "make: installing npm needs root or sudo" >&2; exit 1; fi; \
+	  $$sudo apt-get update -q; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 npm; \
+	fi
+
+lite: $(LITE_VENV)/.installed npm
+	$(LITE_VENV)/bin/python lite/build.py --out "$(LITE_OUT)"
+
+lite-serve:
+	@test -f "$(LITE_OUT)/index.html" || $(MAKE) lite
+	@echo "==> serving $(LITE_OUT) on http://127.0.0.1:$(LITE_PORT)/ (Ctrl-C to stop)"
+	$(PYTHON) -m http.server $(LITE_PORT) --bind 127.0.0.1 --directory "$(LITE_OUT)"
+
+# The site's real-browser test (tests/browser/test_lite.py), on a site built here and now.
+lite-test: lite $(VENV)/.installed-test chromium
+	ALOFTNB_LITE_SITE="$(CURDIR)/$(LITE_OUT)" ALOFTNB_LITE_TEST=1 \
+	  $(MAKE) --no-print-directory browser PYTEST_FLAGS="-k lite $(PYTEST_FLAGS)"
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache
 
