@@ -128,7 +128,7 @@ def lock_entry(wheel: Path) -> dict:
     }
 
 
-def gather_wheels(work: Path, cache: Path, lock: dict) -> list[Path]:
+def gather_wheels(work: Path, lock: dict) -> list[Path]:
     """Every wheel the browser gets, in `work`: micropip, the kernel's, the boards', aloftnb."""
     wheels_dir = work / "wheels"
     shutil.rmtree(wheels_dir, ignore_errors=True)
@@ -161,13 +161,14 @@ def stage(work: Path, cache: Path) -> Path:
     """The JupyterLite project folder `jupyter lite build` reads: configuration, and pyodide
     with its lock file and every wheel under static/pyodide (the kernel's well-known place)."""
     lite_dir = work / "site-src"
+    # Emptied, with the build's own records (.jupyterlite.doit.db): every build starts clean.
     shutil.rmtree(lite_dir, ignore_errors=True)
     pyodide_dir = lite_dir / "static" / "pyodide"
     runtime = fetch_pyodide(cache)
     shutil.copytree(runtime, pyodide_dir, ignore=shutil.ignore_patterns(
         "*.map", "*.d.ts", "*.html", "README.md", "package.json", "pyodide.js"))
     lock = json.loads((runtime / "pyodide-lock.json").read_text("utf-8"))
-    wheels = gather_wheels(work, cache, lock)
+    wheels = gather_wheels(work, lock)
     for wheel in wheels:
         shutil.copy2(wheel, pyodide_dir)
     # The npm package's lock lists the ~350 packages of pyodide's full distribution, whose files
@@ -202,8 +203,6 @@ def build(out: Path) -> None:
     cache = REPO / "build" / "lite-cache"
     lite_dir = stage(work, cache)
     shutil.rmtree(out, ignore_errors=True)
-    for stale in lite_dir.glob(".jupyterlite.doit.db*"):
-        stale.unlink()
     say(f"jupyter lite build into {out}")
     run(Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", lite_dir,
         "--output-dir", out, "--contents", CONTENT, "--apps", "lab", "--no-sourcemaps",
