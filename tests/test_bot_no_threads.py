@@ -10,7 +10,7 @@ import random
 import pytest
 
 import aloftnb
-from aloftnb.core.bots import GreedyBot
+from aloftnb.core.bots import GreedyBot, MCTSBot, _Node
 from aloftnb.widget import board as board_module
 
 
@@ -99,3 +99,46 @@ def test_greedy_out_of_time_at_once_still_plays_a_legal_move():
     action = GreedyBot().choose(rules, state, match.current_player, random.Random(1),
                                 stop=lambda: True)
     assert action in rules.legal_actions(state)
+
+
+@pytest.fixture
+def search_spy(monkeypatch):
+    """MCTS searches record whether their stop switch says stop, and search nothing."""
+    answers = []
+
+    def search(self, rules, state, seat, rng, stop=None):
+        answers.append(stop is not None and stop())
+        return _Node()
+
+    monkeypatch.setattr(MCTSBot, "search", search)
+    return answers
+
+
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_bots_turn_without_threads_searches_within_the_budget(monkeypatch, search_spy,
+                                                                 threads):
+    monkeypatch.setattr(board_module, "THREADS", threads)
+    monkeypatch.setattr(board_module, "NO_THREAD_SECONDS", 0)  # the budget is spent at once
+
+    async def run():
+        match = aloftnb.new_match("balloons", players=2, seed=3)
+        board = match.board()
+        board.control.delay = 0
+        board.control.set_controller(match.current_player, "mcts:60s")
+        await _until(lambda: match.position >= 1, "the bot played")
+        board.close()
+
+    asyncio.run(run())
+    # With threads the search runs its own budget (60 s: not spent); without, ours (spent).
+    assert search_spy == [not threads]
+
+
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_bot_step_from_a_cell_without_threads_searches_within_the_budget(
+        monkeypatch, search_spy, threads):
+    monkeypatch.setattr(board_module, "THREADS", threads)
+    monkeypatch.setattr(board_module, "NO_THREAD_SECONDS", 0)
+    match = aloftnb.new_match("balloons", players=2, seed=3)
+    board = match.board(bots={match.current_player: "mcts:60s"})
+    assert board.step() and match.position == 1
+    assert search_spy == [not threads]

@@ -313,7 +313,11 @@ class SeatControl:
         seat = match.current_player
         assert seat is not None  # a bot is to move
         try:
-            action = bot.choose(match.rules, match.state, seat, self._rng(match))
+            if THREADS:
+                action = bot.choose(match.rules, match.state, seat, self._rng(match))
+            else:  # pyodide: within the budget of a bot's own turn there
+                action = _choose(bot, match.rules, match.state, seat, self._rng(match),
+                                 threading.Event(), NO_THREAD_SECONDS)
             match.play(action)
         except Exception as exc:  # a broken bot must not break the board
             self._bot_failed(bot, seat, exc)
