@@ -114,7 +114,7 @@ define run_pytest
 endef
 
 # The browser tests include the JupyterLite site's (tests/browser/test_lite.py): `make lite`
-# builds it first (about 40 s from nothing, 15-20 s once build/lite-venv exists).
+# builds it first (about 40 s from nothing, 15-26 s once build/lite-venv exists).
 test browser: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
 
 test: $(VENV)/.installed-test chromium lite
