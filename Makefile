@@ -3,6 +3,8 @@
 #   make test   the same venv with the test extra, Debian's chromium if missing, the whole suite
 # Useful knobs: make test PYTEST_FLAGS='-m "not browser" -x'   make lab LAB_FLAGS='--no-browser'
 #               JUPYTER_PORT=9999 make lab   PYTHON=python3.12 make test   CHROMIUM=/path make test
+#   make lite   the JupyterLite site (the boards in the browser, no server) in build/lite;
+#   make lite-serve  serves it on http://127.0.0.1:8000 (LITE_PORT=...)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -28,17 +30,21 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_san
                --nbval-cell-timeout=600 --nbval-kernel-startup-timeout=120
 PYTEST := $(BIN)/python -m pytest --durations=15
 
-.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean
+.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean \
+        lite lite-serve lite-test npm
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
-	@echo "make test       the whole suite: unit, property, notebooks (nbval), browser"
+	@echo "make test       the whole suite: unit, property, notebooks (nbval), browser (lite too)"
 	@echo "make test-fast  unit and property tests only"
-	@echo "make lint       ruff on the package and tests, mypy on the package"
+	@echo "make lint       ruff on the package, tests and lite/, mypy on the package"
 	@echo "make notebooks  nbval on notebooks/ only"
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
-	@echo "make clean      remove .venv"
+	@echo "make lite       build the JupyterLite site (no server, offline) into $(LITE_OUT)"
+	@echo "make lite-serve serve it on http://127.0.0.1:$(LITE_PORT)"
+	@echo "make lite-test  build it and run its real-browser test"
+	@echo "make clean      remove .venv and the site's build folders"
 
 # -- the virtual environment ---------------------------------------------------------------------
 $(BIN)/python:
@@ -89,11 +95,11 @@ chromium:
 # mypy first. pytest's exit code goes through unchanged (5, nothing collected, fails like any
 # other); a notebook or lint problem fails the run too, after pytest has reported everything else.
 NOTEBOOK_CHECK := $(BIN)/python tests/check_notebooks_committed.py
-LINT := $(BIN)/ruff check aloftnb tests && $(BIN)/mypy
+LINT := $(BIN)/ruff check aloftnb tests lite && $(BIN)/mypy
 
 define run_pytest
 	@status=0; checked=0; linted=0; notes=""; SECONDS=0; \
-	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests; mypy (aloftnb)'; \
+	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests lite; mypy (aloftnb)'; \
 	  ( $(LINT) ) || linted=$$?; fi; \
 	if [ "$(1)" = notebooks ]; then notes=$$($(NOTEBOOK_CHECK) 2>&1) || checked=$$?; echo "$$notes"; fi; \
 	echo '==> pytest $(2) $(PYTEST_FLAGS)'; \
@@ -107,7 +113,11 @@ define run_pytest
 	exit $$linted
 endef
 
-test: $(VENV)/.installed-test chromium
+# The browser tests include the JupyterLite site's (tests/browser/test_lite.py): `make lite`
+# builds it first (about 40 s from nothing, 15-26 s once build/lite-venv exists).
+test browser: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
+
+test: $(VENV)/.installed-test chromium lite
 	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS),lint)
 
 lint: $(VENV)/.installed-test
@@ -119,13 +129,49 @@ test-fast: $(VENV)/.installed-test
 notebooks: $(VENV)/.installed-test
 	$(call run_pytest,notebooks,notebooks $(NBVAL_FLAGS))
 
-browser: $(VENV)/.installed-test chromium
+browser: $(VENV)/.installed-test chromium lite
 	$(call run_pytest,,tests/browser)
 
 # Click to redraw, measured in the browser, on a stock server and one with aloftnb.jupyter.
 bench-clicks: $(VENV)/.installed-test chromium
 	ALOFTNB_CHROMIUM="$(CHROMIUM)" $(BIN)/python tests/browser/bench_clicks.py $(BENCH_FLAGS)
 
+# -- the JupyterLite site: the boards in the browser's own Python, no server --------------------
+# Built in its own venv (never .venv) from the package registries only: see lite/build.py.
+LITE_VENV := build/lite-venv
+LITE_OUT ?= build/lite
+LITE_PORT ?= 8000
+
+$(LITE_VENV)/.installed: lite/requirements-build.txt
+	@echo "==> creating $(LITE_VENV) (the site's build tools)"
+	$(PYTHON) -m venv --clear $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip install $(PIP_FLAGS) -r lite/requirements-build.txt
+	@touch $@
+
+# pyodide comes from the npm registry: Node.js's npm, from Debian's packages if missing.
+npm:
+	@if command -v npm >/dev/null; then echo "==> npm $$(npm --version)"; else \
+	  echo "==> npm not found: installing Debian's npm with apt-get"; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null; then sudo="sudo"; \
+	  else echo "make: installing npm needs root or sudo" >&2; exit 1; fi; \
+	  $$sudo apt-get update -q; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 npm; \
+	fi
+
+lite: $(LITE_VENV)/.installed npm
+	$(LITE_VENV)/bin/python lite/build.py --out "$(LITE_OUT)"
+
+lite-serve:
+	@test -f "$(LITE_OUT)/index.html" || $(MAKE) lite
+	@echo "==> serving $(LITE_OUT) on http://127.0.0.1:$(LITE_PORT)/ (Ctrl-C to stop)"
+	$(PYTHON) -m http.server $(LITE_PORT) --bind 127.0.0.1 --directory "$(LITE_OUT)"
+
+# The site's real-browser test alone (tests/browser/test_lite.py), on a site built here and now.
+lite-test: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
+lite-test: $(VENV)/.installed-test chromium lite
+	$(call run_pytest,,tests/browser/test_lite.py)
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache
 

@@ -189,14 +189,16 @@ class GreedyBot(Bot):
 
     def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
-        """`stop`: asked between actions; when it answers True the bot gives up at once."""
+        """`stop`: asked between actions; when it answers True the bot gives up, playing the
+        best of the actions it has evaluated (at least one: a time budget may run out first)."""
         actions = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
-        best, best_value = [], -math.inf
+        best: list[Action] = []
+        best_value = -math.inf
         for action in actions:
-            if stop is not None and stop():
+            if best and stop is not None and stop():
                 break
             value = sum(self.expected(rules, rules.apply(w, action), seat, rng) for w in worlds)
             if value > best_value + 1e-12:

@@ -27,7 +27,22 @@ __all__ = [
 ]
 
 
+# What playtesting needs beyond the boards: `pip install aloftnb` brings them, but the browser
+# build (the JupyterLite site, whose Python cannot run them) has none.
+FULL_INSTALL = ("pandas", "bokeh", "jupyter_bokeh", "numpy")
+
+
 def __getattr__(name):
     if name in _EXPORTS:
-        return getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+        try:
+            module = import_module(f".{_EXPORTS[name]}", __name__)
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").split(".")[0] not in FULL_INSTALL:
+                raise
+            raise ModuleNotFoundError(
+                f"aloftnb.{name} needs {exc.name}, which this Python does not have: "
+                "playtesting (simulations, metrics, plots) needs the full install, `pip install "
+                "aloftnb` in JupyterLab (see aloftnb's README). Boards, bots and editing from "
+                "cells work without it.", name=exc.name) from exc
+        return getattr(module, name)
     raise AttributeError(f"module 'aloftnb.playtest' has no attribute {name!r}")

@@ -13,7 +13,9 @@ import html
 import json
 import random
 import re
+import sys
 import threading
+import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -102,6 +104,11 @@ def shared_words(labels: list[str], count: int) -> str:
 
 # Bots think here, off the kernel's event loop, so a long search never blocks the kernel.
 _BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot")
+# pyodide (the browser's own Python, as in the JupyterLite site) cannot start a thread: there a
+# bot thinks on the event loop's thread, and a searching bot gives up after this many seconds
+# with its best move so far, so the kernel never stays busy long (the board says "thinking").
+THREADS = sys.platform != "emscripten"
+NO_THREAD_SECONDS = 0.75
 # The stop switch of every search in progress. At exit the executor joins its threads, so a
 # search still running (mcts:60s) would hold a kernel's restart until it ended.
 _SEARCHES: set[threading.Event] = set()
@@ -118,15 +125,33 @@ threading._register_atexit(_stop_every_search)  # type: ignore[attr-defined]
 
 
 def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
-            stop: threading.Event) -> Any:
-    """The bot's move; the searching bots shipped here give up as soon as `stop` is set."""
+            stop: threading.Event, seconds: float | None = None) -> Any:
+    """The bot's move; the searching bots shipped here give up as soon as `stop` is set, or,
+    given `seconds`, once that long has passed (playing their best move so far)."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def stopped() -> bool:
+        return stop.is_set() or (deadline is not None and time.perf_counter() >= deadline)
+
     try:
         # Exactly these classes: a subclass may override choose() without the stop argument.
         if type(bot) in (MCTSBot, GreedyBot):
-            return bot.choose(rules, state, seat, rng, stop=stop.is_set)  # type: ignore[call-arg]
+            return bot.choose(rules, state, seat, rng, stop=stopped)  # type: ignore[call-arg]
         return bot.choose(rules, state, seat, rng)
     finally:
         _SEARCHES.discard(stop)
+
+
+def _choose_into(future: asyncio.Future, bot: Bot, rules: Any, state: Any, seat: int,
+                 rng: random.Random, stop: threading.Event) -> None:
+    """Without threads: the bot's move (within NO_THREAD_SECONDS) into `future`, here."""
+    if future.cancelled():  # cancelled before it began
+        _SEARCHES.discard(stop)
+        return
+    try:
+        future.set_result(_choose(bot, rules, state, seat, rng, stop, NO_THREAD_SECONDS))
+    except Exception as exc:  # the board reports a broken bot
+        future.set_exception(exc)
 
 
 class SeatControl:
@@ -220,7 +245,8 @@ class SeatControl:
         self.think()
 
     def think(self) -> bool:
-        """Start the bot to move thinking on a worker thread; its move is played on the loop.
+        """Start the bot to move thinking on a worker thread (where there are no threads, on
+        the loop within NO_THREAD_SECONDS); its move is played on the loop.
 
         Needs a running event loop (a kernel). Returns whether a bot started thinking.
         """
@@ -236,8 +262,13 @@ class SeatControl:
         stop = threading.Event()
         _SEARCHES.add(stop)
         self._stop_with_match = weakref.finalize(match, stop.set)  # a match gone: search ends
-        future = loop.run_in_executor(_BOT_THREADS, _choose, bot, match.rules, state, seat,
-                                      self._rng(match), stop)
+        args = (bot, match.rules, state, seat, self._rng(match), stop)
+        future: asyncio.Future
+        if THREADS:
+            future = loop.run_in_executor(_BOT_THREADS, _choose, *args)
+        else:  # pyodide: on this thread, after the loop has sent the board its "thinking"
+            future = loop.create_future()
+            loop.call_soon(_choose_into, future, *args)
         self._thought = (future, stop)
         if not self.thinking:
             self.thinking = True
@@ -283,7 +314,11 @@ class SeatControl:
         seat = match.current_player
         assert seat is not None  # a bot is to move
         try:
-            action = bot.choose(match.rules, match.state, seat, self._rng(match))
+            if THREADS:
+                action = bot.choose(match.rules, match.state, seat, self._rng(match))
+            else:  # pyodide: within the budget of a bot's own turn there
+                action = _choose(bot, match.rules, match.state, seat, self._rng(match),
+                                 threading.Event(), NO_THREAD_SECONDS)
             match.play(action)
         except Exception as exc:  # a broken bot must not break the board
             self._bot_failed(bot, seat, exc)
