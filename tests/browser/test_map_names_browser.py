@@ -179,6 +179,50 @@ def test_commodores_ships_actions_and_news_reach_a_screen_reader(lab_server, lab
     assert "Round 2" in heard
 
 
+def test_commodores_drawn_hex_is_told_and_its_spaces_say_they_place_it(lab_server, lab,
+                                                                        wait_until):
+    """Rulings 2 (issue 19): exploring draws the hex first; the draw is told, and each space the
+    hex may go names the placement it plays."""
+    lab.open(lab_server.write_notebook("commodores-place.ipynb", [
+        COMMODORES.replace(", rulings=1)", ")").replace("\nboard = match.board(", (
+            "\nmatch.play({'type': 'forage', 'number': 2})"
+            "\nmatch.play({'type': 'ship', 'captain': 1})"
+            "\nmatch.play({'type': 'move', 'to': move_to_explore()})"
+            "\nboard = match.board("))]))
+    lab.run_all()
+    board = lab.page.locator(BOARD)
+    board.locator(MAP).wait_for(state="visible")
+    kernel = lab.kernel()
+    assert kernel.eval_json("match.rules.rulings") == 2
+    news = board.locator(".aloft-news")
+    # No empty space plays anything before the draw: exploring is a choice of payment.
+    wait_until(lambda: board.locator('.aloft-menu [data-menu-key^="explore"]').count() > 0,
+               what="the explore choices")
+    empty = [n for k, n in names(board).items() if k.startswith("space:")
+             and (n["label"] or "").startswith("empty sky")]
+    assert empty and not any(n["legal"] for n in empty)
+    board.locator('.aloft-menu [data-menu-key^="explore"]').first.click()  # Explore, then
+    board.locator('.aloft-menu .aloft-choice', has_text="explore, paying").first.click()  # pay
+    wait_until(lambda: kernel.eval_json("match.state.step") == "place_hex", what="the draw")
+    wait_until(lambda: "to place" in (news.text_content() or ""), what="the draw to be told")
+    drawn = kernel.eval_json("match.state.to_dict()['drawn']")
+    told = news.text_content()
+    assert told.startswith("chance (ships): drew ") and "for seat 0 to place" in told, told
+    spaces = kernel.eval_json("sorted(a.space for a in match.legal_actions())")
+    wait_until(lambda: names(board)[f"space:{spaces[0]}"]["legal"], what="the placements")
+    found = names(board)
+    for space in spaces:
+        label = found[f"space:{space}"]["label"]
+        assert re.match(rf"place an? .+ hex at {space}, empty sky at {space}$", label), label
+        assert found[f"space:{space}"]["role"] == "button"
+    assert sum(n["legal"] for n in found.values()) == len(spaces)
+    board.locator(f'[data-key="space:{spaces[0]}"]').focus()
+    lab.page.keyboard.press("Enter")
+    wait_until(lambda: kernel.eval_json("match.state.step") != "place_hex", what="the placement")
+    placed = kernel.eval_json(f"match.state.to_dict()['hexes'].get('{spaces[0]}')")
+    assert placed and placed["kind"] == drawn, (placed, drawn)
+
+
 def test_cloudspire_wells_say_they_construct_and_other_hexes_are_pictures(lab_server, lab,
                                                                           wait_until):
     lab.open(lab_server.write_notebook("cloudspire-names.ipynb", [CLOUDSPIRE]))
