@@ -7,7 +7,7 @@
 
 from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
-from .core.bots import Bot, make_bot
+from .core.bots import Bot, make_bot, register_bot_family
 from .core.chance import CHANCE
 from .core.match import HistoryEntry, Match, new_match
 from .core.registry import make_rules, register
@@ -25,12 +25,16 @@ from .errors import (
 
 __version__ = "0.1.0"
 
+# The OpenSpiel adapter's bots ("openspiel-mcts:1000"), loaded only when such a spec is asked for.
+register_bot_family("openspiel-", "aloftnb.adapters.openspiel:bot_from_spec")
+
 __all__ = [
     "Action", "AloftnbError", "Board", "CHANCE", "HistoryEntry", "IllegalAction",
     "InvalidGame", "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules",
     "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
-    "Bot", "compare", "design_metrics", "make_bot", "playtest", "results_match", "simulate",
+    "Bot", "compare", "design_metrics", "make_bot", "playtest", "register_bot_family",
+    "results_match", "simulate",
     "win_rates",
 ]
 

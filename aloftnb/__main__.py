@@ -169,7 +169,7 @@ def bench_adapters(seconds: float) -> None:
 
 
 def _bench_openspiel_adapter(game: str, players: int, rng: random.Random) -> Callable:
-    from .openspiel import load_game
+    from .adapters.openspiel import load_game
 
     spiel_game = load_game(game, players=players)  # one set-up (seed 0); the play varies
 
@@ -187,7 +187,7 @@ def _bench_openspiel_adapter(game: str, players: int, rng: random.Random) -> Cal
 def _bench_pettingzoo_adapter(game: str, players: int, rng: random.Random) -> Callable:
     import numpy as np
 
-    from .pettingzoo import env
+    from .adapters.pettingzoo import env
 
     zoo = env(game, players)
 

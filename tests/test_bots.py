@@ -316,3 +316,54 @@ def test_mcts_at_its_default_budget_searches_the_games_own_iterations(game, play
     root = MCTSBot().search(rules, state, seat, random.Random(1))
     assert root.visits == iterations
     assert MCTSBot(iterations=50).search(rules, state, seat, random.Random(1)).visits == 50
+
+
+def test_the_core_imports_no_adapter():
+    """Adapters (OpenSpiel, PettingZoo, their returns) live in aloftnb/adapters; the core names
+    none of them, not even lazily (bot families from outside are registered by name)."""
+    import ast
+    from pathlib import Path
+
+    core = Path(aloftnb.__file__).parent / "core"
+    found = []
+    for path in sorted(core.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(word in name for name in names
+                   for word in ("openspiel", "pettingzoo", "adapters", "pyspiel")):
+                found.append((path.name, node.lineno))
+    assert found == []
+    assert not (core / "returns.py").exists()
+
+
+def test_bot_families_from_outside_are_registered_by_name(monkeypatch):
+    from aloftnb.core import bots
+
+    monkeypatch.setitem(bots._FAMILIES, "always-first", f"{__name__}:first_bot_from_spec")
+    bot = make_bot("always-first:7")
+    assert isinstance(bot, RandomBot) and bot.spec == "random"
+    with pytest.raises(ValueError, match="two texts"):
+        bots.register_bot_family("nope", "no colon")
+    assert "openspiel-" in bots._FAMILIES  # aloftnb registers the OpenSpiel adapter's bots
+
+
+def first_bot_from_spec(spec):
+    assert spec == "always-first:7"
+    return RandomBot()
+
+
+def test_every_shipped_bot_takes_stop_and_a_designers_bot_without_it_still_plays():
+    from aloftnb.widget.board import takes_stop
+
+    assert all(takes_stop(cls()) for cls in BOTS.values())
+
+    class OldStyle(RandomBot):
+        def choose(self, rules, state, seat, rng):
+            return rules.legal_actions(state)[0]
+
+    assert not takes_stop(OldStyle())

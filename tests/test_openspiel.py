@@ -24,9 +24,9 @@ from open_spiel.python.tests import games_sim_test
 
 import aloftnb
 import aloftnb.openspiel as aos
+from aloftnb.adapters.returns import outcome_returns
 from aloftnb.core.bots import make_bot
 from aloftnb.core.registry import register, rules_class
-from aloftnb.core.returns import outcome_returns
 
 register(HarbourRules, hooks=HarbourHooks())  # after the adapter: registered later, still there
 
@@ -354,7 +354,9 @@ def test_a_missing_openspiel_names_the_extra_to_install(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", without_openspiel)
     monkeypatch.delitem(sys.modules, "aloftnb.openspiel")
+    monkeypatch.delitem(sys.modules, "aloftnb.adapters.openspiel")
     monkeypatch.delattr(aloftnb, "openspiel")
+    monkeypatch.delattr(aloftnb.adapters, "openspiel")
     with pytest.raises(ImportError, match=r"pip install 'aloftnb\[openspiel\]'"):
         importlib.import_module("aloftnb.openspiel")
     with pytest.raises(ImportError, match=r"aloftnb\[openspiel\]"):

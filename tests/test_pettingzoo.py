@@ -202,5 +202,8 @@ def test_a_missing_pettingzoo_names_the_extra_to_install(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", without_pettingzoo)
     monkeypatch.delitem(sys.modules, "aloftnb.pettingzoo")
+    monkeypatch.delitem(sys.modules, "aloftnb.adapters.pettingzoo", raising=False)
+    import aloftnb.adapters
+    monkeypatch.delattr(aloftnb.adapters, "pettingzoo", raising=False)
     with pytest.raises(ImportError, match=r"pip install 'aloftnb\[pettingzoo\]'"):
         importlib.import_module("aloftnb.pettingzoo")

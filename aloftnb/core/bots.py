@@ -25,6 +25,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 from ..errors import AloftnbError
@@ -56,7 +57,11 @@ class Bot:
     name = "bot"
     budget = "instant"  # what one decision may cost, for boards to show while the bot thinks
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> Action:
+        """The bot's move. `stop`, when given, is asked now and then by bots that search: once it
+        answers True they play the best move found so far (a board cancelling a thought, the
+        browser's time budget). Every bot takes it; an instant bot may ignore it."""
         raise NotImplementedError
 
     def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
@@ -89,7 +94,8 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> Action:
         actions = rules.legal_actions(state)
         return actions[int(rng.random() * len(actions))]
 
@@ -402,6 +408,18 @@ def default_iterations(rules: Rules) -> int:
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+# Bot families from outside the core, by the start of their specs ("openspiel-mcts:1000"): the
+# "module:function" that turns a whole spec into a bot, imported only when such a spec is asked
+# for (an optional extra need not be installed until then).
+_FAMILIES: dict[str, str] = {}
+
+
+def register_bot_family(prefix: str, factory: str) -> None:
+    """Let `make_bot` build the bots whose spec starts with `prefix`, with `factory(spec)` given
+    as "module:function" (the OpenSpiel adapter's bots are registered this way by aloftnb)."""
+    if not (isinstance(prefix, str) and prefix and isinstance(factory, str) and ":" in factory):
+        raise AloftnbError("register_bot_family(prefix, 'module:function') takes two texts")
+    _FAMILIES[prefix] = factory
 
 
 def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -441,14 +459,11 @@ def make_bot(spec: str | Bot, **kwargs: Any) -> Bot:
         return spec
     if not isinstance(spec, str):
         raise AloftnbError(f"a bot is a name like 'random' or a Bot, not {_short_repr(spec)}")
-    if spec.strip().startswith("openspiel-"):  # the OpenSpiel extra, imported only when asked for
-        from .. import openspiel
-
-        name, *parts = spec.strip().split(":")
-        if name not in openspiel.BOTS:
-            raise AloftnbError(f"no bot called {name!r} (OpenSpiel bots: "
-                               f"{', '.join(sorted(openspiel.BOTS))})")
-        return openspiel.make_bot(name, parts)
+    for prefix, factory in _FAMILIES.items():
+        if spec.strip().startswith(prefix):  # a family from outside the core, loaded when asked
+            module, _, attr = factory.partition(":")
+            bot: Bot = getattr(import_module(module), attr)(spec.strip())
+            return bot
     name, parsed = _parse_spec(spec)
     if name not in BOTS:
         known = ", ".join(sorted(BOTS))

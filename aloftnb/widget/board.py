@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import inspect
 import json
 import random
 import re
@@ -24,7 +25,7 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets as t
 
-from ..core.bots import BOTS, Bot, GreedyBot, MCTSBot, make_bot
+from ..core.bots import BOTS, Bot, make_bot
 from ..core.chance import CHANCE, chance_rng, weighted_choice
 from ..core.match import HistoryEntry, Match
 from ..core.options import number_problem, whole_number_problem
@@ -134,12 +135,29 @@ def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
         return stop.is_set() or (deadline is not None and time.perf_counter() >= deadline)
 
     try:
-        # Exactly these classes: a subclass may override choose() without the stop argument.
-        if type(bot) in (MCTSBot, GreedyBot):
-            return bot.choose(rules, state, seat, rng, stop=stopped)  # type: ignore[call-arg]
+        if takes_stop(bot):
+            return bot.choose(rules, state, seat, rng, stop=stopped)
         return bot.choose(rules, state, seat, rng)
     finally:
         _SEARCHES.discard(stop)
+
+
+_TAKES_STOP: dict[type, bool] = {}
+
+
+def takes_stop(bot: Bot) -> bool:
+    """Whether the bot's `choose` takes `stop` (every bot shipped does; a designer's bot written
+    with the four arguments only still plays, without being stopped early)."""
+    kind = type(bot)
+    if kind not in _TAKES_STOP:
+        try:
+            parameters = inspect.signature(kind.choose).parameters
+        except (TypeError, ValueError):
+            _TAKES_STOP[kind] = False
+        else:
+            _TAKES_STOP[kind] = "stop" in parameters or any(
+                p.kind is p.VAR_KEYWORD for p in parameters.values())
+    return _TAKES_STOP[kind]
 
 
 def _choose_into(future: asyncio.Future, bot: Bot, rules: Any, state: Any, seat: int,

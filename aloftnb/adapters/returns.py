@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bots import outcome_rewards
-from .rules import Rules
+from ..core.bots import outcome_rewards
+from ..core.rules import Rules
 
 
 def shared_returns(rules: Rules) -> bool:

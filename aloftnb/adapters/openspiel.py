@@ -1,0 +1,539 @@
+"""Every aloftnb game as an OpenSpiel game (the optional extra: pip install "aloftnb[openspiel]").
+
+Importing this module registers each aloftnb game that declares an action and observation
+encoding, and every such game registered later, with pyspiel as `aloftnb_<name>` (a "-" in a
+name becomes "_"):
+
+    import aloftnb.openspiel, pyspiel
+    game = pyspiel.load_game("aloftnb_balloons(players=3,edition=choice)")
+
+Parameters: `players`, `seed` (the seed of the set-up, e.g. balloons' colour cards; default 0),
+and one per game option with the option's default. An option whose default depends on other
+settings (balloons' `trucks` and `balloons`, ALU's `win_tiles`) is 0 or "" for "the game's
+default"; a list option is written as words separated by spaces (`balloons=GP GR lion`).
+
+How the protocol maps (docs/adapters.md has the long form):
+- Decisions are the game's action indices (`rules.action_to_index`); chance steps are chance
+  nodes whose outcomes are `rules.chance_to_index` with the same probabilities. A game with
+  sampled chance has no outcome list: each chance node offers the one outcome that the game's
+  chance stream (`chance_rng(seed, step)`) draws there, with probability 1.
+- Game type from the traits: chance none -> DETERMINISTIC, explicit and sampled ->
+  EXPLICIT_STOCHASTIC; information perfect/imperfect; rewards at the end only.
+- Returns: `aloftnb.adapters.returns` (rank-based and zero-sum in competitive games, the shared
+  reward in cooperative ones).
+- Observation tensors and strings are `rules.observation` and `rules.observation_string` of the
+  observing seat. The information state string is that seat's observation strings along the
+  whole game with its own moves between them (perfect recall, built from views only).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import weakref
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched import
+    raise ImportError(
+        "aloftnb.openspiel needs OpenSpiel and numpy, which aloftnb does not install by default: "
+        "pip install 'aloftnb[openspiel]'") from exc
+
+from ..core import registry
+from ..core.bots import MAX_EXPLORATION, MAX_ITERATIONS, Bot
+from ..core.chance import CHANCE, chance_rng
+from ..core.options import number_problem, seed_problem, whole_number_problem
+from ..core.rules import Rules, declares_encoding
+from ..errors import AloftnbError, IllegalAction, InvalidOptions
+from .returns import outcome_returns, return_bounds, shared_returns
+
+
+class IllegalSpielAction(IllegalAction, pyspiel.SpielError):
+    """An action index that is not legal where the state is; the state is unchanged.
+
+    Both aloftnb's `IllegalAction` (a `ValueError`) and the `SpielError` OpenSpiel's own games
+    raise, so code written for either catches it."""
+
+PREFIX = "aloftnb_"
+# OpenSpiel's sampled-stochastic games keep a random generator whose state a Python game cannot
+# hand over (random_sim_test and serialization need it), so sampled chance is presented as
+# explicit chance nodes that offer the one outcome the game's chance stream draws there.
+_CHANCE_MODES = {"none": pyspiel.GameType.ChanceMode.DETERMINISTIC,
+                 "explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+                 "sampled": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC}
+_INFORMATION = {"perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
+                "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION}
+
+
+def short_name(game: str) -> str:
+    """The pyspiel name of an aloftnb game: "balloons" -> "aloftnb_balloons"."""
+    return PREFIX + game.replace("-", "_")
+
+
+# -- parameters ------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _default_rules(cls: type[Rules]) -> Rules | None:
+    for players in sorted(cls.traits.player_counts):
+        try:
+            return cls(players)
+        except InvalidOptions:
+            continue
+    return None
+
+
+def parameter_specification(cls: type[Rules]) -> dict[str, Any]:
+    """pyspiel parameters and their defaults: players, seed, and one per option."""
+    sample = _default_rules(cls)
+    if sample is None:
+        raise AloftnbError(f"{cls.name} cannot be set up with its default options")
+    spec: dict[str, Any] = {"players": sample.players, "seed": 0}
+    for name, option in cls.option_spec.items():
+        if name in spec:
+            raise AloftnbError(f"{cls.name}'s option {name!r} clashes with a pyspiel parameter")
+        default = option.default
+        if default is None:  # resolved from other settings: its type is the resolved value's
+            resolved = sample.options[name]
+            default = 0 if isinstance(resolved, int) and not isinstance(resolved, bool) else ""
+        elif not isinstance(default, (bool, int, float, str)):
+            default = " ".join(map(str, default))
+        spec[name] = default
+    return spec
+
+
+def options_from_parameters(cls: type[Rules], params: dict[str, Any]
+                            ) -> tuple[Any, Any, dict[str, Any]]:
+    """(players, seed, options) from pyspiel parameters; "game's default" sentinels dropped."""
+    sample = _default_rules(cls)
+    options: dict[str, Any] = {}
+    for name, option in cls.option_spec.items():
+        if name not in params:
+            continue
+        value = params[name]
+        if option.default is None and (value == "" or (value == 0
+                                                      and not isinstance(value, bool))):
+            continue  # the game's own default
+        resolved = (option.default if option.default is not None
+                    else sample.options[name] if sample is not None else None)
+        if isinstance(value, str) and isinstance(resolved, (list, tuple)):
+            value = value.split()  # a list option, written as words
+        options[name] = value
+    return params.get("players"), params.get("seed", 0), options
+
+
+def parameters_of(rules: Rules, seed: int = 0) -> dict[str, Any]:
+    """The pyspiel parameters of a configured rules object (resolved option values)."""
+    params: dict[str, Any] = {"players": rules.players, "seed": seed}
+    for name, value in rules.options.items():
+        params[name] = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+    return params
+
+
+# -- game types --------------------------------------------------------------------------------
+def game_type(cls: type[Rules], rules: Rules | None = None) -> pyspiel.GameType:
+    traits = (rules or cls).traits
+    shared = traits.cooperative if rules is None else shared_returns(rules)
+    return pyspiel.GameType(
+        short_name=short_name(cls.name), long_name=f"aloftnb: {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_CHANCE_MODES[traits.chance],
+        information=_INFORMATION[traits.information],
+        utility=(pyspiel.GameType.Utility.IDENTICAL if shared
+                 else pyspiel.GameType.Utility.ZERO_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(traits.player_counts), min_num_players=min(traits.player_counts),
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=parameter_specification(cls))
+
+
+class AloftnbGame(pyspiel.Game):
+    """One aloftnb game, configured from pyspiel parameters. Subclassed once per game."""
+
+    aloftnb_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        cls = registry.rules_class(self.aloftnb_name)
+        spec = parameter_specification(cls)
+        params = {**spec, **(params or {})}
+        players, seed, options = options_from_parameters(cls, params)
+        problem = seed_problem(seed)  # as Match refuses it
+        if problem:
+            raise InvalidOptions(f"{cls.name}: seed {problem}")
+        rules = cls(players, **options)
+        if not rules.has_encoding:
+            raise AloftnbError(f"{cls.name} declares no action and observation encoding, so it "
+                               "cannot be an OpenSpiel game (see docs/adapters.md)")
+        self.rules, self.seed = rules, seed
+        shared = shared_returns(rules)
+        low, high = return_bounds(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=rules.num_distinct_actions(),
+            max_chance_outcomes=rules.max_chance_outcomes(),
+            num_players=rules.players,
+            min_utility=low, max_utility=high,
+            utility_sum=None if shared else 0.0,
+            max_game_length=rules.max_length())
+        super().__init__(game_type(cls, rules), info, params)
+
+    def new_initial_state(self) -> AloftnbState:
+        return AloftnbState(self)
+
+    def state_from(self, state: Any) -> AloftnbState:
+        """An OpenSpiel state at an aloftnb state (no history before it): for bots."""
+        spiel_state = AloftnbState(self)
+        spiel_state._node = _Node(None, None, None, state, self.rules)
+        return spiel_state
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"aloftnb observers take no parameters, not {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return AloftnbObserver(self.rules, perfect_recall)
+
+
+# -- states ------------------------------------------------------------------------------------
+class _Node:
+    """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
+    clones (OpenSpiel deep-copies a Python state's attributes on every clone)."""
+
+    __slots__ = ("action", "chance", "infos", "legal", "mover", "parent", "rules", "state")
+
+    def __init__(self, parent, action, mover, state, rules) -> None:
+        self.parent, self.action, self.mover, self.state, self.rules = (
+            parent, action, mover, state, rules)
+        self.infos: dict[int, str] = {}  # information state strings, computed when asked
+        self.legal: list[int] | None = None  # the legal indices, computed when asked
+        self.chance: list[tuple[int, float]] | None = None  # (index, probability), likewise
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):  # flat, so long games do not pickle recursively
+        steps, node = [], self
+        while node is not None:
+            steps.append((node.action, node.mover, node.state))
+            node = node.parent
+        return (_rebuild, (self.rules, steps[::-1]))
+
+    def info(self, player: int) -> str:
+        """`player`'s information state: its observations along the game and its own moves."""
+        text = self.infos.get(player)
+        if text is None:
+            chain, node = [], self
+            while node is not None and player not in node.infos:
+                chain.append(node)
+                node = node.parent
+            text = node.infos[player] if node is not None else ""
+            for step in reversed(chain):
+                seen = step.rules.observation_string(step.state, player)
+                if step.parent is None:
+                    text = seen
+                else:  # a step: this seat's own move, or only that something happened
+                    move = f"> {step.action}" if step.mover == player else ">"
+                    text = f"{text}\n{move}\n{seen}"
+                step.infos[player] = text
+        return text
+
+
+def _index(action: Any) -> int | None:
+    """An action index as an int (numpy integers included), or None for anything else."""
+    if isinstance(action, bool):
+        return None
+    try:
+        return int(action) if int(action) == action else None
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _rebuild(rules, steps):
+    node = None
+    for action, mover, state in steps:
+        node = _Node(node, action, mover, state, rules)
+    return node
+
+
+_INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class AloftnbState(pyspiel.State):
+    def __init__(self, game: AloftnbGame) -> None:
+        super().__init__(game)
+        self._seed = game.seed
+        self._node = _Node(None, None, None, game.rules.initial_state(game.seed), game.rules)
+
+    @property
+    def aloftnb_state(self) -> Any:
+        """The aloftnb state this OpenSpiel state is at."""
+        return self._node.state
+
+    @property
+    def rules(self) -> Rules:
+        return self._node.rules
+
+    def current_player(self) -> int:
+        seat = self.rules.current_player(self._node.state)
+        if seat is None:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if seat == CHANCE else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        rules, node = self.rules, self._node
+        if rules.current_player(node.state) != player:
+            return []
+        return list(self._legal_indices())
+
+    def _legal_indices(self) -> list[int]:
+        """The legal indices of the seat to move, sorted; kept on the step (apply checks them)."""
+        node = self._node
+        if node.legal is None:
+            rules = self.rules
+            indices = _INDICES.setdefault(rules, {})  # action -> index, asked at every step
+            legal = []
+            for action in rules.legal_actions(node.state):
+                index = indices.get(action)
+                if index is None:
+                    index = indices[action] = rules.action_to_index(action)
+                legal.append(index)
+            node.legal = sorted(legal)
+        return node.legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        node = self._node
+        if node.chance is None:  # kept on the step: legal_actions and apply ask for it too
+            rules, state = self.rules, node.state
+            if rules.traits.chance == "sampled":
+                outcome = rules.sample_chance(state, chance_rng(self._seed, self.move_number()))
+                node.chance = [(rules.chance_to_index(outcome), 1.0)]
+            else:
+                node.chance = sorted((rules.chance_to_index(o), p)
+                                     for o, p in rules.chance_outcomes(state))
+        return list(node.chance)
+
+    def _apply_action(self, action: int) -> None:
+        rules, node = self.rules, self._node
+        mover = rules.current_player(node.state)
+        index = _index(action)
+        if mover is None:
+            raise IllegalSpielAction(f"{rules.name}: the game is over; action {action!r:.40} "
+                                     "cannot be applied")
+        allowed = ([i for i, _ in self.chance_outcomes()] if mover == CHANCE
+                   else self._legal_indices())
+        if index is None or index not in allowed:
+            who = "the chance step" if mover == CHANCE else f"player {mover}"
+            raise IllegalSpielAction(
+                f"{rules.name}: {action!r:.40} is not a legal action of {who} at move "
+                f"{self.move_number()}; the legal ones are {allowed[:12]}"
+                + (" ..." if len(allowed) > 12 else ""))
+        move = (rules.chance_from_index(index) if mover == CHANCE
+                else rules.action_from_index(index))
+        self._node = _Node(node, index, mover, rules.apply(node.state, move), rules)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        rules = self.rules
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance: {rules.chance_from_index(int(action))}"
+        return str(rules.action_from_index(int(action)))
+
+    def is_terminal(self) -> bool:
+        return self.rules.is_over(self._node.state)
+
+    def returns(self) -> list[float]:
+        rules, state = self.rules, self._node.state
+        if not rules.is_over(state):
+            return [0.0] * rules.players
+        return outcome_returns(rules, state)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> AloftnbState:
+        """A state `player_id` cannot tell from this one: hidden parts resampled by the game's
+        `determinize` (for ISMCTS). The sampler's draw seeds the resampling."""
+        draw = probability_sampler() if callable(probability_sampler) else random.random()
+        rng = random.Random(int(draw * 2**52))
+        clone = self.clone()
+        node = self._node
+        world = self.rules.determinize(node.state, player_id, rng)
+        clone._node = _Node(node.parent, node.action, node.mover, world, node.rules)
+        clone._node.infos[player_id] = node.info(player_id)
+        return clone
+
+    def __str__(self) -> str:
+        return json.dumps(self.rules.state_to_dict(self._node.state), sort_keys=True)
+
+
+class AloftnbObserver:
+    """OpenSpiel's Python observer: the seat's observation tensor and string, or with perfect
+    recall its information state string."""
+
+    def __init__(self, rules: Rules, perfect_recall: bool) -> None:
+        self.rules, self.perfect_recall = rules, perfect_recall
+        shape = rules.observation_shape()
+        self.tensor = np.zeros(0 if perfect_recall else int(np.prod(shape)), np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: AloftnbState, player: int) -> None:
+        if not self.perfect_recall:
+            self.tensor[:] = self.rules.observation(state._node.state, player)
+
+    def string_from(self, state: AloftnbState, player: int) -> str:
+        if self.perfect_recall:
+            return state._node.info(player)
+        return self.rules.observation_string(state._node.state, player)
+
+
+# -- registration ------------------------------------------------------------------------------
+def register_game(name: str) -> None:
+    """Register one aloftnb game with pyspiel (again, if it was registered before)."""
+    cls = registry.rules_class(name)
+    class_name = "Game_" + "".join(c if c.isalnum() else "_" for c in name)
+    game_class = type(class_name, (AloftnbGame,), {"aloftnb_name": name, "__module__": __name__,
+                                                   "__qualname__": class_name})
+    globals()[class_name] = game_class  # so pickle finds the class of a pickled game
+    pyspiel.register_game(game_type(cls), game_class)
+
+
+def _register_quietly(name: str) -> None:
+    """Register a game that declares an encoding; skip the others (and games that cannot be set
+    up with their default options)."""
+    try:
+        cls = registry.rules_class(name)
+        if not declares_encoding(cls):
+            return
+        register_game(name)
+    except (AloftnbError, ImportError):
+        pass
+
+
+for _name in registry.game_names():
+    _register_quietly(_name)
+registry.on_register(_register_quietly)
+
+
+# pyspiel keeps a game's integer parameters as C++ ints.
+OPENSPIEL_SEED_LIMIT = 2**31
+
+
+def load_game(game: str, players: int | None = None, seed: int = 0,
+              **options: Any) -> AloftnbGame:
+    """The pyspiel game of an aloftnb game: `load_game("balloons", players=3, edition="choice")`."""
+    problem = seed_problem(seed)
+    if not problem and seed >= OPENSPIEL_SEED_LIMIT:
+        problem = f"must be below 2**31 here (OpenSpiel's parameters are 32-bit), not {seed}"
+    if problem:  # pyspiel itself would only say it cannot cast the value
+        raise InvalidOptions(f"{game}: seed {problem}")
+    params: dict[str, Any] = {"seed": seed, **options}
+    if players is not None:
+        params["players"] = players
+    for name, value in list(params.items()):
+        if isinstance(value, (list, tuple)):
+            params[name] = " ".join(map(str, value))
+    return pyspiel.load_game(short_name(game), params)
+
+
+def game_for(rules: Rules, seed: int = 0) -> AloftnbGame:
+    """The pyspiel game with the same players and options as `rules`."""
+    return pyspiel.load_game(short_name(rules.name), parameters_of(rules, seed))
+
+
+# -- bots --------------------------------------------------------------------------------------
+class OpenSpielMCTSBot(Bot):
+    """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts`) at an aloftnb seat.
+
+    "openspiel-mcts:N" searches N simulations with random rollouts. In a game with hidden
+    information it searches one world that `rules.determinize` samples for its seat, so it never
+    reads what the seat cannot see; "openspiel-ismcts:N" runs OpenSpiel's ISMCTS instead, which
+    resamples a world (through the same `determinize`) on every simulation.
+    """
+
+    name = "openspiel-mcts"
+    algorithm = "mcts"
+
+    def __init__(self, simulations: int = 1000, exploration: float = 2.0) -> None:
+        # The same bounds as aloftnb's own MCTS: a spec from a board's seat menu must never
+        # start a search that runs for hours or never converges.
+        problem = whole_number_problem(simulations, 1, MAX_ITERATIONS)
+        if problem:
+            raise AloftnbError(f"{self.name} simulations {problem}")
+        problem = number_problem(exploration, 0, MAX_EXPLORATION)
+        if problem:
+            raise AloftnbError(f"{self.name} exploration {problem}")
+        self.simulations, self.exploration = simulations, float(exploration)
+        self._games: dict[Rules, AloftnbGame] = {}
+
+    @property
+    def budget(self) -> str:  # type: ignore[override]
+        return f"{self.simulations} simulations per move"
+
+    @property
+    def spec(self) -> str:
+        text = f"{self.name}:{self.simulations}"
+        return text if self.exploration == 2.0 else f"{text}:c{self.exploration:g}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(simulations={self.simulations}, " \
+               f"exploration={self.exploration})"
+
+    def _game(self, rules: Rules) -> AloftnbGame:
+        game = self._games.get(rules)
+        if game is None or game.rules != rules:
+            game = self._games[rules] = game_for(rules)
+        return game
+
+    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+               stop: Any = None) -> Any:
+        # `stop` is taken as every bot takes it; OpenSpiel's search runs its simulations whole.
+        actions = rules.legal_actions(state)
+        if len(actions) == 1:
+            return actions[0]
+        game = self._game(rules)
+        numpy_rng = np.random.RandomState(rng.randrange(2**31))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=numpy_rng)
+        if self.algorithm == "ismcts" and rules.traits.information == "imperfect":
+            bot = ismcts.ISMCTSBot(game, evaluator, self.exploration, self.simulations,
+                                   random_state=numpy_rng, use_observation_string=False)
+            # Worlds resampled from the bot's own generator, so its play is reproducible.
+            bot.set_resampler(lambda root, player: root.resample_from_infostate(player,
+                                                                                rng.random))
+            world = state
+        else:
+            bot = mcts.MCTSBot(game, self.exploration, self.simulations, evaluator,
+                               random_state=numpy_rng)
+            world = rules.determinize(state, seat, rng)
+        index = bot.step(game.state_from(world))
+        return rules.action_from_index(int(index))
+
+
+class OpenSpielISMCTSBot(OpenSpielMCTSBot):
+    __doc__ = OpenSpielMCTSBot.__doc__
+    name = "openspiel-ismcts"
+    algorithm = "ismcts"
+
+
+BOTS = {"openspiel-mcts": OpenSpielMCTSBot, "openspiel-ismcts": OpenSpielISMCTSBot}
+
+
+def bot_from_spec(spec: str) -> Bot:
+    """The bot of an "openspiel-..." spec: what `aloftnb.make_bot` calls for this family."""
+    name, *parts = spec.split(":")
+    if name not in BOTS:
+        raise AloftnbError(f"no bot called {name!r} (OpenSpiel bots: "
+                           f"{', '.join(sorted(BOTS))})")
+    return make_bot(name, parts)
+
+
+def make_bot(name: str, parts: list[str]) -> Bot:
+    """A bot from the parts of its spec after the name: ["1000"] or ["1000", "c1.4"]."""
+    kwargs: dict[str, Any] = {}
+    try:
+        for part in parts:
+            if part.startswith("c"):
+                kwargs["exploration"] = float(part[1:])
+            else:
+                kwargs["simulations"] = int(part)
+    except ValueError:
+        raise AloftnbError(f"cannot read bot {':'.join([name, *parts])!r}: write e.g. "
+                           f"'{name}', '{name}:1000' (simulations) or '{name}:1000:c1.4'"
+                           ) from None
+    return BOTS[name](**kwargs)

@@ -1,0 +1,202 @@
+"""Every aloftnb game as a PettingZoo AEC environment (pip install "aloftnb[pettingzoo]").
+
+    from aloftnb.pettingzoo import env
+    game = env("balloons", players=3, edition="choice")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        mask = observation["action_mask"]
+        game.step(None if termination or truncation else int(mask.nonzero()[0][0]))
+
+- Agents are "player_0", "player_1", ... (the seats). Each observes a dict: "observation", the
+  game's `rules.observation` for that seat (numbers in 0..1, from the seat's view only), and
+  "action_mask", 1 at the legal action indices of the agent to move (zeros for the others).
+  The action space is Discrete(rules.num_distinct_actions()).
+- `reset(seed=...)` seeds the game; chance steps are resolved inside the environment from the
+  game's chance stream (`chance_rng(seed, step)`), exactly as a `Match` with that seed does, so
+  agents never see a chance step. `reset()` without a seed continues the seed sequence.
+- Rewards come at the end only, from `aloftnb.adapters.returns` (rank-based and zero-sum in
+  competitive games, the shared reward in 0..1 in cooperative ones).
+- `max_cycles=N` truncates the game when its round N + 1 begins (`rules.round`): every seat has
+  had its turns of N rounds.
+- render_mode "ansi": `render()` returns the observation string of the agent to move (what that
+  seat sees); "svg": the game's drawing of the spectator view (what nobody hides), as SVG text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched import
+    raise ImportError(
+        "aloftnb.pettingzoo needs PettingZoo, gymnasium and numpy, which aloftnb does not "
+        "install by default: pip install 'aloftnb[pettingzoo]'") from exc
+
+from ..core.chance import chance_rng
+from ..core.options import _short_repr, seed_problem
+from ..core.registry import rules_class
+from ..core.rules import Rules
+from ..errors import AloftnbError, IllegalAction, InvalidOptions
+from .returns import outcome_returns
+
+
+def env(game: str, players: int | None = None, *, render_mode: str | None = None,
+        max_cycles: int | None = None, **options: Any) -> AloftnbEnv:
+    """The AEC environment of an aloftnb game; `players` defaults to the fewest seats the options
+    allow."""
+    cls = rules_class(game)
+    if players is None:
+        for count in sorted(cls.traits.player_counts):
+            try:
+                rules = cls(count, **options)
+                break
+            except InvalidOptions:
+                continue
+        else:
+            raise InvalidOptions(f"{game} has no player count that suits options {options}")
+    else:
+        rules = cls(players, **options)
+    return AloftnbEnv(rules, render_mode=render_mode, max_cycles=max_cycles)
+
+
+class AloftnbEnv(AECEnv):
+    """One configured aloftnb game as an AEC environment (build it with `env(...)`)."""
+
+    def __init__(self, rules: Rules, render_mode: str | None = None,
+                 max_cycles: int | None = None) -> None:
+        super().__init__()
+        if not rules.has_encoding:
+            raise AloftnbError(f"{rules.name} declares no action and observation encoding, so it "
+                               "cannot be a PettingZoo environment (see docs/adapters.md)")
+        if render_mode not in (None, *self.render_modes):
+            raise AloftnbError(f"render_mode must be one of {self.render_modes} or None, "
+                               f"not {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool)
+                                       or not isinstance(max_cycles, int) or max_cycles < 1):
+            raise AloftnbError(f"max_cycles must be a whole number >= 1, not {max_cycles!r}")
+        self.rules, self.render_mode, self.max_cycles = rules, render_mode, max_cycles
+        self.metadata = {"render_modes": list(self.render_modes),
+                         "name": f"aloftnb_{rules.name.replace('-', '_')}_v0",
+                         "is_parallelizable": False}
+        self.possible_agents = [f"player_{seat}" for seat in range(rules.players)]
+        count, shape = rules.num_distinct_actions(), rules.observation_shape()
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, shape, np.float32),
+            "action_mask": spaces.Box(0, 1, (count,), np.int8)}) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self._indices: dict[Any, int] = {}  # action -> index, looked up at every step
+        self.game_seed = 0
+        self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
+
+    render_modes = ("ansi", "svg")
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        return self.action_spaces[agent]
+
+    # -- the game ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None and seed_problem(seed):  # as Match refuses it; nothing is reset
+            raise InvalidOptions(f"reset: seed {seed_problem(seed)}")
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.game_seed = self._seeds.randrange(2**31) if seed is None else seed
+        self.game_state = self.rules.initial_state(self.game_seed)
+        self.steps = 0  # decisions and chance steps, so chance draws match a Match's
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._resolve_chance()
+        self._after_move()
+
+    def _resolve_chance(self) -> None:
+        rules = self.rules
+        while rules.is_chance(self.game_state):
+            outcome = rules.sample_chance(self.game_state, chance_rng(self.game_seed, self.steps))
+            self.game_state = rules.apply(self.game_state, outcome)
+            self.steps += 1
+
+    def _after_move(self) -> None:
+        """Whose turn it is, and the end of the game (rewards) or a truncation."""
+        rules, state = self.rules, self.game_state
+        if rules.is_over(state):
+            for agent, value in zip(self.possible_agents, outcome_returns(rules, state)):
+                self.rewards[agent] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+            return
+        seat = rules.current_player(state)
+        assert seat is not None and seat >= 0  # not over, and chance was resolved above
+        self.agent_selection = self.possible_agents[seat]
+        if self.max_cycles is not None and rules.round(state) > self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rules = self.rules
+        move = self._legal_move(action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.game_state = rules.apply(self.game_state, move)
+        self.steps += 1
+        self._resolve_chance()
+        self._after_move()
+        self._accumulate_rewards()
+
+    def _legal_move(self, action: Any):
+        """The game's action for an index, if it is legal now; IllegalAction otherwise."""
+        rules = self.rules
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
+                                f"not {_short_repr(action)}")
+        index = int(action)
+        for move in rules.legal_actions(self.game_state):
+            if self._index_of(move) == index:
+                return move
+        if not 0 <= index < rules.num_distinct_actions():
+            raise IllegalAction(f"action {index} is outside 0..{rules.num_distinct_actions() - 1}")
+        why = rules.why_illegal(self.game_state, rules.action_from_index(index))
+        raise IllegalAction(f"action {index} is not legal now: {why}")
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        rules, seat = self.rules, self.possible_agents.index(agent)
+        observation = np.asarray(rules.observation(self.game_state, seat), np.float32)
+        mask = np.zeros(rules.num_distinct_actions(), np.int8)
+        if agent == self.agent_selection and not rules.is_over(self.game_state):
+            for move in rules.legal_actions(self.game_state):
+                mask[self._index_of(move)] = 1
+        return {"observation": observation.reshape(rules.observation_shape()),
+                "action_mask": mask}
+
+    def _index_of(self, move: Any) -> int:
+        index = self._indices.get(move)
+        if index is None:
+            index = self._indices[move] = self.rules.action_to_index(move)
+        return index
+
+    # -- rendering -----------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        rules, state = self.rules, self.game_state
+        if self.render_mode == "svg":
+            return rules.render_svg(rules.view(state, None))
+        seat = rules.current_player(state)
+        return rules.observation_string(state, 0 if seat is None else seat)
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or process."""
