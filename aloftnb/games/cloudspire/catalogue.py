@@ -17,7 +17,7 @@ from ...core.options import (
     json_data_option,
     packaged_json,
 )
-from ..commodores.geometry import geometry
+from ...kit.hexgrid import hex_grid
 
 TERRAINS = ("land", "sky")  # "land": island hexes only; "sky": flies over sky hexes too
 UPGRADES = "ARF"  # attack, range, fortification
@@ -457,7 +457,7 @@ class _Reader(DataReader):
         e = self.table(value, "map", ("name", "radius", "islands", "sky", "wells", "landmarks",
                                       "earthscape_slots", "gates"))
         radius = self.whole(e["radius"], "map.radius", 2, 5)
-        names = set(geometry(radius).space_index)
+        names = set(hex_grid(radius).space_index)
         seen: dict[str, str] = {}
 
         def hexes(items: Any, where: str, low: int = 0, high: int = 100) -> tuple[str, ...]:

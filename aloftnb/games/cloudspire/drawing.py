@@ -16,11 +16,11 @@ it. The map's `data-focus` is where the play is: a zoomed map opens centred ther
 
 from __future__ import annotations
 
-import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ...core.words import fit_size, possessive, wrap
+from ...kit import hexdraw
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -51,25 +51,14 @@ def _initials(name: str) -> str:
     return "".join(w[0] for w in name.split()[:2]).upper()
 
 
-def _xy(name: str) -> tuple[float, float]:
-    q, r = (int(v) for v in name.split(","))
-    return math.sqrt(3) * (q + r / 2), 1.5 * r
-
-
 def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: float = 1.0,
                log: tuple[str, ...] | list[str] = (), **_: Any) -> str:
     board = view["board"]
     scale = max(1.0, min(float(zoom), 3.0))
     map_w, map_h = MAP_W * scale, MAP_H * scale
-    points = [_xy(h["hex"]) for h in board["hexes"]]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    span_x, span_y = max(xs) - min(xs) + 2 * 0.9, max(ys) - min(ys) + 2 * 1.05
-    size = min(map_w / span_x, (map_h - 44) / span_y)
-    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-
-    def at(name: str) -> tuple[float, float]:
-        x, y = _xy(name)
-        return map_w / 2 + (x - mid_x) * size, 24 + (map_h - 44) / 2 + (y - mid_y) * size
+    frame = hexdraw.fit([hexdraw.centre_of(h["hex"]) for h in board["hexes"]], map_w,
+                        map_h - 44, top=24)
+    size, at = frame.size, frame.hex
 
     panel_x = map_w + PANEL_GAP
     panel, panel_h = _panel(view, panel_x, list(log))
@@ -153,8 +142,7 @@ def _hex(h: dict[str, Any], centre: tuple[float, float], size: float, islands: l
     name = h["hex"]
     cx, cy = centre
     r = size * 0.97
-    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * i - 90)):.1f},"
-                   f"{cy + r * math.sin(math.radians(60 * i - 90)):.1f}" for i in range(6))
+    pts = hexdraw.hexagon_points(cx, cy, r)
     slot = next((s for s in board["slots"] if s["hex"] == name), None) if h["slot"] else None
     if slot and slot["earthscape"]:
         fill, where = EARTHSCAPE_FILL, f"earthscape {slot['earthscape']}"

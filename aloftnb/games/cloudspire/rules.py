@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-from collections import deque
 from dataclasses import fields
 from typing import Any, ClassVar
 
@@ -28,7 +27,7 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...core.words import possessive, with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
-from ..commodores.geometry import geometry
+from ...kit.hexgrid import hex_grid, reachable
 from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
 from .state import (
     DRAWS,
@@ -259,12 +258,10 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         # The orders a spire's starting upgrades may be stacked in: the catalogue's first.
         self.start_orders = {k: _orders(sp.start) for k, sp in cat.spires.items()}
         self.spire_index = {s: i for i, s in enumerate(self.spire_ids)}
-        geo = geometry(cat.map.radius)
-        self.hexes = tuple(geo.space_name(i) for i in range(len(geo.spaces)))
-        self.hex_index = {h: i for i, h in enumerate(self.hexes)}
-        self.neighbours = {geo.space_name(i): tuple(geo.space_name(j)
-                                                    for j in geo.space_neighbours[i])
-                           for i in range(len(geo.spaces))}
+        grid = hex_grid(cat.map.radius)
+        self.hexes = grid.names
+        self.hex_index = grid.space_index
+        self.neighbours = grid.neighbours
         self.islands = cat.map.island_of
         self.sky = frozenset(cat.map.sky)
         self.slots = cat.map.earthscape_slots
@@ -412,7 +409,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         """Steps from each hex to the gate `gate` for a unit of that terrain (units ignored)."""
         key = ("mark", slots, terrain, gate)
         if key not in self._cache:
-            self._cache[key] = _bfs(gate, self.passable(slots, terrain), self.neighbours)
+            self._cache[key] = reachable(gate, self.passable(slots, terrain), self.neighbours)
         return self._cache[key]
 
     def range_distance(self, slots: tuple[str, ...], spire_hex: str) -> dict[str, int]:
@@ -423,7 +420,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         key = ("range", slots, spire_hex)
         if key not in self._cache:
             land = self.land(slots)
-            dist = _bfs(spire_hex, land, self.neighbours)
+            dist = reachable(spire_hex, land, self.neighbours)
             if self.new_rulings:
                 for h in self.hexes:
                     if h not in land:
@@ -609,18 +606,8 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
 
     def hero_moves(self, s: Any, band: Band, start: str) -> list[CloudspireAction]:
         _, _, movement, terrain = self.stats(band)
-        ground = self.passable(s.slots, terrain)
-        taken = self.occupied(s)
-        seen = {start: 0}
-        queue = deque([start])
-        while queue:
-            h = queue.popleft()
-            if seen[h] == movement:
-                continue
-            for nb in self.neighbours[h]:
-                if nb not in seen and nb in ground and nb not in taken:
-                    seen[nb] = seen[h] + 1
-                    queue.append(nb)
+        free = self.passable(s.slots, terrain).difference(self.occupied(s))
+        seen = reachable(start, free, self.neighbours, limit=movement)
         return [A("move", at=start, to=h) for h in sorted(seen, key=self.hex_index.__getitem__)
                 if h != start]
 
@@ -2396,19 +2383,6 @@ def _outcomes(items: tuple[Any, ...]) -> list[tuple[Any, float]]:
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     i = items.index(item)
     return items[:i] + items[i + 1:]
-
-
-def _bfs(start: str, ground: frozenset[str], neighbours: dict[str, tuple[str, ...]]
-         ) -> dict[str, int]:
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        for nb in neighbours[h]:
-            if nb not in dist and nb in ground:
-                dist[nb] = dist[h] + 1
-                queue.append(nb)
-    return dist
 
 
 __all__ = ["CloudspireAction", "CloudspireRules"]

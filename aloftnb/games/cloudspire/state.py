@@ -1,9 +1,9 @@
 """The Cloudspire state: frozen dataclass records (their dict form and checked reader come from
 aloftnb.core.records), and the fast copy-and-change helper the rules use.
 
-Hexes are named "q,r" (commodores' axial coordinates). A faction is numbered by its place at the
-table: factions 0..players-1 are the seats; in solo and cooperative games the factions after them
-are played by the rules themselves (see rules.py, RULING on bot factions).
+Hexes are named "q,r" (axial coordinates, aloftnb/kit/hexgrid.py). A faction is numbered by its
+place at the table: factions 0..players-1 are the seats; in solo and cooperative games the
+factions after them are played by the rules themselves (see rules.py, RULING on bot factions).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Aloft, sky commodores: rules in `rules.py`, the catalogue in `catalogue.py` and
-`data/catalogue.json`, the sky's geometry in `geometry.py`, the state's dict form in `state.py`."""
+`data/catalogue.json`, the state's dict form in `state.py`; the sky's hex grid is
+`aloftnb.kit.hexgrid`'s."""
 
 from .rules import CommodoresAction, CommodoresRules
 from .state import CommodoresState

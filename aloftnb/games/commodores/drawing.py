@@ -13,11 +13,11 @@ it. The map's `data-focus` is where the play is: a zoomed map opens centred ther
 
 from __future__ import annotations
 
-import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ...core.words import fit_size, wrap
+from ...kit import hexdraw, hexgrid
 
 if TYPE_CHECKING:
     from .rules import CommodoresRules
@@ -36,40 +36,17 @@ def _attr(text: str) -> str:
     return escape(str(text), quote=True)
 
 
-def _space_xy(name: str) -> tuple[float, float]:
-    q, r = (int(v) for v in name.split(","))
-    return math.sqrt(3) * (q + r / 2), 1.5 * r
-
-
-def _corner_xy(name: str) -> tuple[float, float]:
-    q, r, d = name.split(",")
-    x, y = _space_xy(f"{q},{r}")
-    return x, y + (-1 if d == "N" else 1)
-
-
 def _neighbours(name: str) -> list[str]:
-    q, r = (int(v) for v in name.split(","))
-    return [f"{q + dq},{r + dr}" for dq, dr in ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))]
+    return [hexgrid.name(*h) for h in hexgrid.neighbours(*hexgrid.parse(name))]
 
 
 def _hex_corners(name: str) -> list[str]:
-    q, r = (int(v) for v in name.split(","))
-    return [f"{q},{r},N", f"{q + 1},{r - 1},S", f"{q},{r + 1},N", f"{q},{r},S",
-            f"{q - 1},{r + 1},N", f"{q},{r - 1},S"]
-
-
-def _within(name: str, radius: int) -> bool:
-    q, r = (int(v) for v in name.split(","))
-    return max(abs(q), abs(r), abs(q + r)) <= radius
+    return [hexgrid.corner_name(*c) for c in hexgrid.hex_corners(*hexgrid.parse(name))]
 
 
 def _corner_touches(corner: str) -> list[str]:
     """The spaces a corner touches: its own hex, then the two across from it."""
-    q, r, d = corner.split(",")
-    qi, ri = int(q), int(r)
-    if d == "N":
-        return [f"{qi},{ri}", f"{qi},{ri - 1}", f"{qi + 1},{ri - 1}"]
-    return [f"{qi},{ri}", f"{qi},{ri + 1}", f"{qi - 1},{ri + 1}"]
+    return [hexgrid.name(*h) for h in hexgrid.corner_touches(*hexgrid.parse_corner(corner))]
 
 
 def _space_words(name: str, hexes: dict[str, dict[str, Any]], d: dict[str, Any]) -> str:
@@ -90,7 +67,7 @@ def _space_words(name: str, hexes: dict[str, dict[str, Any]], d: dict[str, Any])
 def _around(corner: str, hexes: dict[str, dict[str, Any]], d: dict[str, Any]) -> str:
     """Where a corner is, for a screen reader: the spaces of the sky around it."""
     around = [_space_words(n, hexes, d) for n in _corner_touches(corner)
-              if _within(n, d["radius"])]
+              if hexgrid.within(hexgrid.parse(n), d["radius"])]
     if len(around) > 1:
         return f"between {', '.join(around[:-1])} and {around[-1]}"
     return f"by {around[0]}" if around else "at the sky's edge"
@@ -103,21 +80,16 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     radius = d["radius"]
     # Empty spaces next to the map, inside the sky: where exploring can place a hex.
     frontier = sorted({n for name in hexes for n in _neighbours(name)
-                       if n not in hexes and _within(n, radius)})
-    # Fit every placed hex and its empty neighbours into the map frame.
-    points = [_space_xy(n) for n in [*hexes, *frontier]]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    span_x, span_y = max(xs) - min(xs) + 2 * 0.9, max(ys) - min(ys) + 2 * 1.05
+                       if n not in hexes and hexgrid.within(hexgrid.parse(n), radius)})
     # Zoom enlarges the map's frame (the board scrolls to pan it); the map fits the frame.
     scale = max(1.0, min(float(zoom), 3.0))
     map_w, map_h = MAP_W * scale, MAP_H * scale
-    size = min(map_w / span_x, (map_h - 40) / span_y, 70 * scale)
-    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    # Fit every placed hex and its empty neighbours into the map frame.
+    frame = hexdraw.fit([hexdraw.centre_of(n) for n in [*hexes, *frontier]], map_w, map_h - 40,
+                        top=20, max_size=70 * scale)
+    size, at = frame.size, frame.at
     panel_x = map_w + PANEL_X - MAP_W
     width = panel_x + PANEL_W
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return map_w / 2 + (x - mid_x) * size, 20 + (map_h - 40) / 2 + (y - mid_y) * size
 
     head = _headline(view)
     panel, panel_h = _panel(view, panel_x)
@@ -145,7 +117,7 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     ships = {ship["corner"]: ship for ship in view["ships"]}
     for corner in corners:
         if corner not in ships:
-            x, y = at(*_corner_xy(corner))
+            x, y = at(*hexdraw.corner_point_of(corner))
             hit_r = max(5, size * 0.16)
             label = f"corner {corner}, empty, {_around(corner, hexes, d)}"
             out.append(f'<g data-key="corner:{corner}" aria-label="{_attr(label)}">'
@@ -153,7 +125,7 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
                        ' fill="#ffffff" fill-opacity="0.01" stroke="none"/>'
                        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2" fill="#8595a6"/></g>')
     for corner, ship in ships.items():
-        out.append(_ship(ship, at(*_corner_xy(corner)), size, view))
+        out.append(_ship(ship, at(*hexdraw.corner_point_of(corner)), size, view))
     out.append("</g></svg>")
     out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
                f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="commodores-board" '
@@ -169,11 +141,12 @@ def _focus(view: dict[str, Any], hexes: dict[str, Any]) -> tuple[float, float]:
     ships = view["ships"]
     seat = view["derived"]["current_player"]
     if view["acting"]:
-        points = [_corner_xy(s["corner"]) for s in ships if s["ship"] == view["acting"]]
+        points = [hexdraw.corner_point_of(s["corner"]) for s in ships
+                  if s["ship"] == view["acting"]]
     else:
-        points = [_corner_xy(s["corner"]) for s in ships
+        points = [hexdraw.corner_point_of(s["corner"]) for s in ships
                   if seat is not None and s["ship"].split(":")[0] == str(seat)]
-    points = points or [_space_xy(n) for n in hexes] or [(0.0, 0.0)]
+    points = points or [hexdraw.centre_of(n) for n in hexes] or [(0.0, 0.0)]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
 
@@ -206,10 +179,9 @@ def _drawn_text(view: dict[str, Any]) -> str:
 
 
 def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[str, Any]) -> str:
-    cx, cy = at(*_space_xy(name))
+    cx, cy = at(*hexdraw.centre_of(name))
     r = size * 0.97
-    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * i - 90)):.1f},"
-                   f"{cy + r * math.sin(math.radians(60 * i - 90)):.1f}" for i in range(6))
+    pts = hexdraw.hexagon_points(cx, cy, r)
     if h is None:
         return (f'<g data-key="space:{name}" aria-label="empty sky at {name}">'
                 f'<polygon class="hit painted" points="{pts}" fill="#ffffff" fill-opacity="0.35" '

@@ -3,7 +3,7 @@
 Rulings where the text is silent or unclear are marked RULING and listed, each with its test, in
 docs/rules/commodores.md. The cards (ship types, goals, leviathans) are data: catalogue.py reads
 data/catalogue.json or a designer's own catalogue. The state and its dict form are in state.py,
-the sky's geometry in geometry.py.
+the sky's hex grid is aloftnb/kit/hexgrid.py's.
 
 Randomness is drawn when it happens, through protocol v2's chance steps: the leviathans set aside,
 the goals and ship types in play and the goal's number at set-up; the hex and the number token
@@ -26,8 +26,8 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...core.words import with_article
 from ...errors import IllegalAction, InvalidOptions, InvalidState
+from ...kit.hexgrid import DIRECTIONS, hex_grid
 from .catalogue import MERCHANT, Catalogue, ShipType, load_catalogue, shipped_catalogue_data
-from .geometry import DIRECTIONS, geometry
 from .state import (
     CHANCE_STEPS,
     DRAW_HEX,
@@ -198,7 +198,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
             raise InvalidOptions("the merchant hex has 6 corners: at most 6 starters")
         self.turn_limit = opts["turn_limit"]
         self.rulings = opts["rulings"]
-        self.geometry = geo = geometry(opts["radius"])
+        # RULING: the sky has an edge: spaces lie within `radius` steps of the centre.
+        self.geometry = geo = hex_grid(opts["radius"])
         self.kinds = cat.hex_kinds
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.resources = cat.resources

@@ -1,8 +1,8 @@
 """The sky commodores state: an immutable named tuple, its dict form and the checked reader.
 
-Spaces and corners are numbered by the rules' geometry (geometry.py); the dict form names them
-("1,-1" for a space, "1,-1,S" for a corner) so a designer can read and edit it. A ship is named
-by its owner's seat and captain number: "0:2" is seat 0's ship with captaining card 2.
+Spaces and corners are numbered by the rules' hex grid (aloftnb/kit/hexgrid.py); the dict form
+names them ("1,-1" for a space, "1,-1,S" for a corner) so a designer can read and edit it. A ship
+is named by its owner's seat and captain number: "0:2" is seat 0's ship with captaining card 2.
 """
 
 from __future__ import annotations
