@@ -83,6 +83,8 @@ def test_play_by_clicks_and_by_keyboard_alone(lab, lab_server, browser_report, w
     page.keyboard.press("Enter")
     wait_until(lambda: kernel.eval_json("match.position") == 3, what="square's camp on h2")
     assert kernel.eval_json("match.state.to_dict()['board']['h2']") == "square"
+    # The board has redrawn step 3 before the next keys (h3 was legal before it too).
+    page.wait_for_function(labelled("tile h2: square camp, controlled by square"))
 
     # 4. A raid: Tab to the action bar (its first legal action), an arrow key to the raid.
     page.wait_for_function(f"() => document.querySelector('{key('tile:h3')}')"

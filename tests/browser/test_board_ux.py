@@ -177,6 +177,8 @@ def test_messages_go_when_position_view_or_selection_change(lab, lab_server, wai
 
     # 12. An illegal second click (a balloon, then a taken truck) keeps the balloon selected.
     page.locator(f"{BOARD} .aloft-viewer").select_option("turn")
+    # Python has the new view before the move (a view change arriving later clears a selection)
+    wait_until(lambda: kernel.eval_json("board.viewer") == "turn", what="the hot-seat view")
     kernel.execute("match.play({'type': 'unpack', 'balloon': 'RW', 'truck': 1})")
     page.wait_for_function(
         f"() => [...document.querySelectorAll('{BOARD} [aria-label]')]"
