@@ -1404,15 +1404,7 @@ GENERIC = "is not a legal action now"
 
 
 def test_refusals_name_the_rule_at_set_up():
-    match = new()
-    for lv in ASIDE:
-        match.force({"type": "set_aside", "leviathan": lv})
-    for goal in GOALS:
-        match.force({"type": "goal", "goal": goal})
-    match.force({"type": "goal_number", "number": 4})
-    for ship_type in TYPES:
-        match.force({"type": "ship_type", "ship": ship_type})
-    match.play({"type": "place", "corner": "0,0,N"})
+    match = started(corners=("0,0,N",), free=())  # seat 1 is placing its starter
     said = refusal(match, {"type": "place", "corner": "0,0,N"})  # seat 0's starter is there
     assert "taken by seat 0's starter" in said and "no two ships share a corner" in said
     assert "not a corner of the centre merchant" in refusal(
