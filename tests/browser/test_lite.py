@@ -22,44 +22,16 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import _FIND
+from conftest import _READY_JS as READY_JS  # the same JupyterLab page helpers as the lab tests
+from conftest import _RUN_ALL_JS as RUN_ALL_JS
+from conftest import _RUN_CELL_JS as RUN_CELL_JS
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = "start-here.ipynb"
 BOARD = ".jp-OutputArea-output .aloft-board >> nth=0"  # the notebook's first: balloons vs greedy
 KERNEL_READY_TIMEOUT = 180  # seconds; about 20 s here
 
-_FIND = """
-const findPanel = (path) => {
-  const app = window.jupyterapp;
-  if (!app || !app.shell) return null;
-  for (const w of app.shell.widgets('main')) {
-    if (w.context && w.context.path === path && w.content && w.sessionContext) return w;
-  }
-  return null;
-};
-"""
-READY_JS = "(path) => {" + _FIND + """
-  const panel = findPanel(path);
-  if (!panel || !panel.context.isReady || !panel.sessionContext.isReady) return false;
-  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-  return !!kernel && kernel.status === 'idle' && kernel.connectionStatus === 'connected';
-}"""
-RUN_ALL_JS = "async (path) => {" + _FIND + """
-  const panel = findPanel(path);
-  window.jupyterapp.shell.activateById(panel.id);
-  return await window.jupyterapp.commands.execute('notebook:run-all-cells');
-}"""
-RUN_CELL_JS = "async ({path, code}) => {" + _FIND + """
-  const app = window.jupyterapp;
-  const panel = findPanel(path);
-  app.shell.activateById(panel.id);
-  const notebook = panel.content;
-  notebook.activeCellIndex = notebook.widgets.length - 1;
-  await app.commands.execute('notebook:insert-cell-below');
-  notebook.activeCell.model.sharedModel.setSource(code);
-  await app.commands.execute('notebook:run-cell');
-  return notebook.activeCellIndex;
-}"""
 # [{index, outputs}] of the code cells, once every one of them has run (an execution count).
 OUTPUTS_JS = "({path, index}) => {" + _FIND + """
   const cells = findPanel(path).content.widgets;
