@@ -104,8 +104,9 @@ class AloftnbEnv(AECEnv):
 
     # -- the game ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None and seed_problem(seed):  # as Match refuses it; nothing is reset
-            raise InvalidOptions(f"reset: seed {seed_problem(seed)}")
+        problem = None if seed is None else seed_problem(seed)
+        if problem:  # as Match refuses it; nothing is reset
+            raise InvalidOptions(f"reset: seed {problem}")
         if seed is not None:
             self._seeds.seed(seed)
         self.game_seed = self._seeds.randrange(2**31) if seed is None else seed

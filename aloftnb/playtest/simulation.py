@@ -88,8 +88,9 @@ def simulate(game: str, *, players: int | None = None,
             raise AloftnbError("simulate needs players=... (or one bot per seat)")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise AloftnbError(f"games must be a whole number >= 0, not {games!r}")
-    if seed_problem(seed):
-        raise AloftnbError(f"seed {seed_problem(seed)}")
+    problem = seed_problem(seed)
+    if problem:
+        raise AloftnbError(f"seed {problem}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
