@@ -29,7 +29,9 @@ async (code) => {
   return true;
 }"""
 
-KERNEL_STATUS_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+# undefined once the kernel is gone (a deleted kernel takes its session with it)
+KERNEL_STATUS_JS = ("() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel"
+                    "?.status")
 
 
 def key(name: str, board: str = BOARD) -> str:
