@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="small runs (a smoke test of the command, not real figures)")
 
     sub.add_parser("games", help="list the games with their options")
+    prints = sub.add_parser("fingerprints", help="print digests of what every game shows, to "
+                            "compare before and after a change")
+    prints.add_argument("--quick", action="store_true", help="fewer games (a smoke test)")
     return parser
 
 
@@ -340,9 +343,18 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fingerprints(args: argparse.Namespace) -> int:
+    from .playtest.fingerprints import fingerprints
+
+    for record in fingerprints(quick=args.quick):
+        print(json.dumps(record), flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    command = {"simulate": cmd_simulate, "bench": cmd_bench, "games": cmd_games}[args.command]
+    command = {"simulate": cmd_simulate, "bench": cmd_bench, "games": cmd_games,
+               "fingerprints": cmd_fingerprints}[args.command]
     try:
         return command(args)
     except AloftnbError as exc:

@@ -142,6 +142,24 @@ def test_phases_rounds_and_whose_turn_are_declared_at_every_step(played):
                 assert rules.outcome(state) is None
 
 
+def test_every_legal_action_belongs_to_the_phase_the_game_is_in(played):
+    """The declared turn structure is the truth: each legal action's type (decisions and chance
+    outcomes alike) is one its phase, and its stage when the game declares a flow, lists."""
+    for match in played:
+        rules = match.rules
+        if len(rules.phases) > 1:
+            assert rules.phase_actions, f"{rules.name} has phases but declares no phase_actions"
+        for state in states_of(match):
+            if not rules.phase_actions:
+                break
+            phase = rules.phase(state)
+            allowed = (rules.flow.allowed(state) if rules.flow is not None
+                       else rules.phase_actions.get(phase))
+            assert allowed is not None, f"{rules.name}: phase {phase!r} lists no actions"
+            stray = {a.type for a in rules.legal_actions(state)} - set(allowed)
+            assert not stray, f"{rules.name}: {sorted(stray)} legal in the {phase} phase"
+
+
 def test_the_log_names_the_phase_when_a_game_has_several(played):
     match = played[0]
     several = len(match.rules.phases) > 1

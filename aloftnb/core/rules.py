@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, parse_action_dict
 from .chance import CHANCE, weighted_choice
+from .flow import Flow
 from .options import Option, resolve_options, whole_number_problem
 from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
@@ -58,6 +59,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # Which action types each phase allows, so a refusal can say "only in the wind phase".
     # Phases not listed allow every type.
     phase_actions: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # The declared turn structure (core/flow.py). A game that declares one gets `phases`,
+    # `phase_actions`, `phase()`, `round()`, `legal_actions` and `apply` derived from it.
+    flow: ClassVar[Flow | None] = None
     # State-dict keys computed from the others (texts and figures for readers and drawings):
     # `Match.edit` drops them unless they are given, and saves never hold them.
     derived_keys: ClassVar[tuple[str, ...]] = ()
@@ -71,6 +75,22 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # The module ("package.module") that holds the game's encodings for the adapters, imported
     # on first use: see "encodings" below for the functions it defines.
     encoding: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        flow = cls.__dict__.get("flow")
+        if flow is None:
+            return
+        if "phases" not in cls.__dict__:
+            cls.phases = flow.names
+        if "phase_actions" not in cls.__dict__:
+            cls.phase_actions = flow.phase_actions()
+        # Installed before ABCMeta counts the abstract methods, so a flow game need not write
+        # them; a game that writes its own keeps it.
+        if cls.apply is Rules.apply:
+            cls.apply = Rules._apply_by_flow  # type: ignore[method-assign]
+        if cls.legal_actions is Rules.legal_actions:
+            cls.legal_actions = Rules._legal_by_flow  # type: ignore[method-assign]
 
     def __init__(self, players: int, **options: Any) -> None:
         problem = whole_number_problem(players, 1, 100)
@@ -186,14 +206,35 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     # -- turn structure ------------------------------------------------------------------------
     def phase(self, state: StateT) -> str:
-        """Where the game is: one of `phases`."""
+        """Where the game is: one of `phases` (read from the state, for a game with a flow)."""
+        if self.flow is not None:
+            return self.flow.phase_of(state)
         return self.phases[0]
 
     def round(self, state: StateT) -> int:
         """The round, from 1: every seat has had its turns of a round before the next starts.
 
-        Metrics check the leader when a round ends. Games with rounds override this."""
+        Metrics check the leader when a round ends. Games with rounds override this, or count
+        them in their flow."""
+        if self.flow is not None:
+            return self.flow.round_of(self, state)
         return 1
+
+    def _apply_by_flow(self, state: StateT, action: ActionT) -> StateT:
+        """`apply` for a game with a flow: the handler its phase and stage declare."""
+        assert self.flow is not None
+        return self.flow.apply(self, state, action)
+
+    def _legal_by_flow(self, state: StateT) -> list[ActionT]:
+        """`legal_actions` for a game with a flow: nothing once it is over, the chance outcomes
+        at a chance step, else the `legal` function of the phase's (or stage's) declaration."""
+        assert self.flow is not None
+        seat = self.current_player(state)
+        if seat is None:
+            return []
+        if seat == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes(state)]
+        return self.flow.legal(self, state, seat)
 
     # -- chance --------------------------------------------------------------------------------
     def is_chance(self, state: StateT) -> bool:

@@ -1,0 +1,317 @@
+"""Turn structure declared as data, after boardgame.io's phases, turn orders and stages.
+
+A game lists its phases once, in a `Flow`: for each phase the action types played in it (its
+decisions and the chance outcomes drawn in it), who acts and in what order, what happens when it
+begins, what comes next, and the stages inside it. `Rules` derives `phases`, `phase_actions`,
+`phase()`, `round()` and the dispatch of `apply` from the flow, and the conformance suite checks
+that every legal action belongs to the phase (and stage) the game is in.
+
+    FLOW = Flow(
+        phases=(
+            Phase("income", begin=income.begin, next="market"),          # no decisions
+            Phase("market", actions=("buy", "pass"), turns=ONCE_EACH,
+                  legal=market.decisions, on=market.play, next="build"),
+            Phase("fight", stages=(Stage("move", actions=("move", "end_move"), on=fight.move),
+                                   Stage("attack", actions=("attack",), on=fight.attack))),
+        ),
+        draft=Draft, settle=Draft.freeze,
+    )
+
+Handlers are plain functions `(rules, state, action)`. A game whose states are changed through a
+mutable draft declares `draft` (state -> draft) and `settle` (draft -> state): its handlers change
+the draft and return None. A game without a draft returns the new state from each handler.
+`begin(rules, state)` follows the same convention; `Flow.enter` and `Flow.end_phase` move a game
+on, so the order of phases lives in the table and nowhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidGame
+
+# (rules, state or draft, action) -> the next state (None: the draft it changed).
+Handler = Callable[[Any, Any, Any], Any]
+# (rules, state or draft) -> the next state (None: the draft it changed).
+Begin = Callable[[Any, Any], Any]
+# (rules, state, seat) -> that seat's legal decisions.
+Legal = Callable[[Any, Any, int], list[Any]]
+# (rules, state or draft) -> the name of the phase that comes next.
+Choose = Callable[[Any, Any], str]
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """Who acts in a phase and in what order: the text a rules page, a board or `explain` shows,
+    and `next_turn`, which picks the next turn from a seat order."""
+
+    text: str
+    # (order, turn, done(seat)) -> the index in `order` of the next turn, None once the phase ends.
+    pick: Callable[[Sequence[int], int, Callable[[int], bool]], int | None] | None = None
+
+    def next_turn(self, order: Sequence[int], turn: int,
+                  done: Callable[[int], bool] = lambda seat: False) -> int | None:
+        """Index into `order` of the seat whose turn it is, counting from `turn`; None when every
+        seat has had what the phase gives it."""
+        if self.pick is None:
+            raise InvalidGame(f"the turn order {self.text!r} is worked out by the game's own "
+                              "handlers, not by next_turn")
+        return self.pick(order, turn, done)
+
+
+def _once_each(order: Sequence[int], turn: int, done: Callable[[int], bool]) -> int | None:
+    return turn if turn < len(order) else None
+
+
+def _until_all_pass(order: Sequence[int], turn: int, done: Callable[[int], bool]
+                    ) -> int | None:
+    for step in range(len(order)):
+        index = (turn + step) % len(order)
+        if not done(order[index]):
+            return index
+    return None
+
+
+# Nobody decides: the phase's `begin` does its work and moves on.
+AUTOMATIC = TurnOrder("nobody decides: the rules do it")
+# Each seat once, in the order.
+ONCE_EACH = TurnOrder("each seat once, in turn order", _once_each)
+# Round and round the order, skipping seats that passed, until every seat has passed.
+UNTIL_ALL_PASS = TurnOrder("in turn order, round and round, until every seat has passed",
+                           _until_all_pass)
+
+
+def custom(text: str) -> TurnOrder:
+    """A turn order the game's handlers work out themselves, described by `text`."""
+    return TurnOrder(text)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A step inside a phase's turn (boardgame.io's stages): its own actions and handlers."""
+
+    name: str
+    actions: tuple[str, ...] = ()
+    on: Handler | Mapping[str, Handler] | None = None
+    legal: Legal | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase: its action types (decisions and chance outcomes), who acts, how it begins,
+    the handlers of its actions, what comes next and the stages inside it.
+
+    `on` is one handler for every action of the phase, or {action type: handler}; a stage's
+    handlers come before its phase's. `next` names the following phase, or is a function of the
+    rules and the state choosing it; None marks a phase whose end the game decides itself (the
+    last phase of a round or of the game)."""
+
+    name: str
+    actions: tuple[str, ...] = ()
+    turns: TurnOrder = AUTOMATIC
+    begin: Begin | None = None
+    on: Handler | Mapping[str, Handler] | None = None
+    legal: Legal | None = None
+    next: str | Choose | None = None
+    stages: tuple[Stage, ...] = ()
+    text: str = ""
+
+    def all_actions(self) -> tuple[str, ...]:
+        """The phase's action types and its stages', each once, in declaration order."""
+        seen = dict.fromkeys(self.actions)
+        for stage in self.stages:
+            seen.update(dict.fromkeys(stage.actions))
+        return tuple(seen)
+
+
+def _with(state: Any, name: str, value: Any) -> Any:
+    """A copy of an immutable state (a named tuple or a frozen dataclass) with one field changed."""
+    if hasattr(state, "_replace"):
+        return state._replace(**{name: value})
+    return dataclasses.replace(state, **{name: value})
+
+
+def _handler_for(on: Handler | Mapping[str, Handler] | None, kind: str) -> Handler | None:
+    if on is None:
+        return None
+    if isinstance(on, Mapping):
+        return on.get(kind)
+    return on
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A game's phases in the order they first come, and where a state records them.
+
+    `phase_field` names the state attribute holding the phase; a game that records only its
+    stage sets `phase_field=""` and `stage_field`, and each state's phase is the one that declares
+    its stage (stage names are then unique across phases). `ended` is the stage value of a
+    finished game that records its end there (its phase is `ended_phase`, default the last).
+    `rounds(rules, state)` counts rounds from 1; without it every state is in round 1."""
+
+    phases: tuple[Phase, ...]
+    phase_field: str = "phase"
+    stage_field: str = ""
+    ended: str = ""
+    ended_phase: str = ""
+    rounds: Callable[[Any, Any], int] | None = None
+    draft: Callable[[Any], Any] | None = None
+    settle: Callable[[Any], Any] | None = None
+    _by_name: dict[str, Phase] = field(init=False, repr=False, compare=False)
+    _by_stage: dict[str, tuple[Phase, Stage | None]] = field(init=False, repr=False,
+                                                              compare=False)
+    _handlers: dict[tuple[str, str, str], Handler] = field(init=False, repr=False,
+                                                           compare=False)
+
+    def __post_init__(self) -> None:
+        names = [phase.name for phase in self.phases]
+        problems = []
+        if not names:
+            problems.append("it declares no phase")
+        if len(set(names)) != len(names):
+            problems.append(f"phase names repeat: {names}")
+        if (self.draft is None) != (self.settle is None):
+            problems.append("draft and settle go together")
+        by_stage: dict[str, tuple[Phase, Stage | None]] = {}
+        handlers: dict[tuple[str, str, str], Handler] = {}
+        for phase in self.phases:
+            if isinstance(phase.next, str) and phase.next not in names:
+                problems.append(f"phase {phase.name!r} goes on to {phase.next!r}, which is not "
+                                "one of its phases")
+            for kind in phase.actions:
+                handler = _handler_for(phase.on, kind)
+                if handler is not None:
+                    handlers[phase.name, "", kind] = handler
+            for stage in phase.stages:
+                if self.stage_field and not self.phase_field and stage.name in by_stage:
+                    problems.append(f"stage {stage.name!r} is declared in two phases")
+                by_stage[stage.name] = (phase, stage)
+                for kind in stage.actions:
+                    handler = _handler_for(stage.on, kind) or _handler_for(phase.on, kind)
+                    if handler is not None:
+                        handlers[phase.name, stage.name, kind] = handler
+        if self.ended_phase and self.ended_phase not in names:
+            problems.append(f"ended_phase {self.ended_phase!r} is not one of its phases")
+        if not self.phase_field and not self.stage_field:
+            problems.append("a state must record its phase or its stage")
+        if problems:
+            raise InvalidGame("this flow is not well formed: " + "; ".join(problems))
+        object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
+        object.__setattr__(self, "_by_stage", by_stage)
+        object.__setattr__(self, "_handlers", handlers)
+
+    # -- what the rules derive -----------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(phase.name for phase in self.phases)
+
+    def phase_actions(self) -> dict[str, tuple[str, ...]]:
+        return {phase.name: phase.all_actions() for phase in self.phases}
+
+    def phase_named(self, name: str) -> Phase:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise InvalidGame(f"no phase {name!r} in this flow (its phases: "
+                              f"{', '.join(self.names)})") from None
+
+    def stage_of(self, state: Any) -> str:
+        return getattr(state, self.stage_field) if self.stage_field else ""
+
+    def phase_of(self, state: Any) -> str:
+        if self.phase_field:
+            return str(getattr(state, self.phase_field))
+        stage = self.stage_of(state)
+        if self.ended and stage == self.ended:
+            return self.ended_phase or self.phases[-1].name
+        return self._by_stage[stage][0].name
+
+    def round_of(self, rules: Any, state: Any) -> int:
+        return 1 if self.rounds is None else self.rounds(rules, state)
+
+    def allowed(self, state: Any) -> tuple[str, ...]:
+        """The action types the phase and stage `state` is in declare (a stage narrows its
+        phase's list to its own actions plus the phase's)."""
+        phase = self.phase_named(self.phase_of(state))
+        stage_name = self.stage_of(state)
+        for stage in phase.stages:
+            if stage.name == stage_name:
+                return tuple(dict.fromkeys(stage.actions + phase.actions))
+        return phase.all_actions()
+
+    # -- dispatch -------------------------------------------------------------------------------
+    def handler(self, state: Any, kind: str) -> Handler:
+        phase = self.phase_of(state)
+        stage = self.stage_of(state)
+        found = self._handlers.get((phase, stage, kind)) or self._handlers.get((phase, "", kind))
+        if found is None:
+            raise InvalidGame(f"the flow has no handler for {kind!r} in the {phase} phase"
+                              + (f", {stage} stage" if stage else ""))
+        return found
+
+    def apply(self, rules: Any, state: Any, action: Any) -> Any:
+        """The state after `action`: its handler in this phase and stage, on a draft if the game
+        uses one."""
+        handler = self.handler(state, action.type)
+        if self.draft is None:
+            return handler(rules, state, action)
+        work = self.draft(state)
+        handler(rules, work, action)
+        assert self.settle is not None
+        return self.settle(work)
+
+    def legal(self, rules: Any, state: Any, seat: int) -> list[Any]:
+        """`seat`'s decisions from the stage's or phase's `legal` function."""
+        phase = self.phase_named(self.phase_of(state))
+        stage_name = self.stage_of(state)
+        for stage in phase.stages:
+            if stage.name == stage_name and stage.legal is not None:
+                return stage.legal(rules, state, seat)
+        if phase.legal is None:
+            raise InvalidGame(f"the {phase.name} phase declares no legal-actions function")
+        return phase.legal(rules, state, seat)
+
+    # -- moving on ------------------------------------------------------------------------------
+    def enter(self, rules: Any, work: Any, name: str) -> Any:
+        """Start phase `name` on a draft (or state): record it and run its `begin`. Returns the
+        state for games without drafts; drafts are changed in place (and returned)."""
+        phase = self.phase_named(name)
+        if self.phase_field:
+            if self.draft is None:
+                work = _with(work, self.phase_field, name)
+            else:
+                setattr(work, self.phase_field, name)
+        if phase.begin is not None:
+            result = phase.begin(rules, work)
+            if result is not None:
+                work = result
+        return work
+
+    def next_phase(self, rules: Any, work: Any, after: str = "") -> str:
+        """The name of the phase that follows `after` (default: the phase `work` is in)."""
+        phase = self.phase_named(after or self.phase_of(work))
+        if phase.next is None:
+            raise InvalidGame(f"the {phase.name} phase declares no next phase: the game ends it")
+        return phase.next if isinstance(phase.next, str) else phase.next(rules, work)
+
+    def end_phase(self, rules: Any, work: Any, after: str = "") -> Any:
+        """End the phase `work` is in (or `after`) and begin the one its `next` names."""
+        return self.enter(rules, work, self.next_phase(rules, work, after))
+
+    # -- documentation --------------------------------------------------------------------------
+    def describe(self) -> list[dict[str, Any]]:
+        """The flow as plain data: what `Rules.describe` and the docs show."""
+        out = []
+        for phase in self.phases:
+            nxt = phase.next if isinstance(phase.next, str) or phase.next is None else "(chosen)"
+            out.append({
+                "phase": phase.name, "actions": list(phase.actions), "turns": phase.turns.text,
+                "next": nxt, "text": phase.text,
+                "stages": [{"stage": s.name, "actions": list(s.actions), "text": s.text}
+                           for s in phase.stages],
+            })
+        return out

@@ -1,0 +1,156 @@
+"""Kite fair: a tiny game written on a declared flow (aloftnb/core/flow.py), for its tests.
+
+Each round a kite card worth 1-3 is drawn (chance), every seat in turn may bid for it or pass
+until all have passed (the highest bid takes it; bids cost nothing, ties go to the first bidder),
+then each seat flies once: it trims (a stage) and then launches, scoring the kite's worth, or
+rests. Three rounds; the highest score wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from aloftnb.core.action import Action
+from aloftnb.core.chance import CHANCE
+from aloftnb.core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage
+from aloftnb.core.rules import Rules
+from aloftnb.core.traits import Traits
+
+ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class KiteState:
+    phase: str
+    stage: str
+    round: int
+    actor: int
+    turn: int
+    card: int
+    bids: tuple[int, ...]
+    passed: tuple[bool, ...]
+    kites: tuple[int, ...]
+    trimmed: bool
+    scores: tuple[int, ...]
+    over: bool
+
+
+def draw_begin(rules: KiteRules, s: KiteState) -> KiteState:
+    return replace(s, actor=CHANCE, card=0)
+
+
+def on_draw(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
+    s = replace(s, card=a.worth)
+    return rules.flow.end_phase(rules, s)
+
+
+def bid_begin(rules: KiteRules, s: KiteState) -> KiteState:
+    n = rules.players
+    return _next_bidder(rules, replace(s, turn=0, bids=(0,) * n, passed=(False,) * n))
+
+
+def _next_bidder(rules: KiteRules, s: KiteState) -> KiteState:
+    index = UNTIL_ALL_PASS.next_turn(range(rules.players), s.turn, lambda seat: s.passed[seat])
+    if index is None:
+        return rules.flow.end_phase(rules, s)
+    return replace(s, actor=index, turn=index)
+
+
+def bid_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
+    top = max(s.bids)
+    return [Action("bid", amount=top + 1), Action("pass")] if top < 3 else [Action("pass")]
+
+
+def on_bid(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
+    seat = s.actor
+    if a.type == "bid":
+        bids = tuple(a.amount if i == seat else b for i, b in enumerate(s.bids))
+        s = replace(s, bids=bids)
+    else:
+        s = replace(s, passed=tuple(p or i == seat for i, p in enumerate(s.passed)))
+    return _next_bidder(rules, replace(s, turn=(seat + 1) % rules.players))
+
+
+def fly_begin(rules: KiteRules, s: KiteState) -> KiteState:
+    if max(s.bids):
+        winner = s.bids.index(max(s.bids))
+        s = replace(s, kites=tuple(k + s.card * (i == winner) for i, k in enumerate(s.kites)))
+    return _next_flyer(rules, replace(s, turn=0))
+
+
+def _next_flyer(rules: KiteRules, s: KiteState) -> KiteState:
+    index = ONCE_EACH.next_turn(range(rules.players), s.turn)
+    if index is None:
+        if s.round == ROUNDS:
+            return replace(s, over=True, actor=-2)
+        return rules.flow.enter(rules, replace(s, round=s.round + 1, stage=""), "draw")
+    return replace(s, actor=index, stage="trim", trimmed=False)
+
+
+def trim_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
+    return [Action("trim"), Action("skip_trim")]
+
+
+def on_trim(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
+    return replace(s, stage="launch", trimmed=a.type == "trim")
+
+
+def launch_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
+    return [Action("launch"), Action("rest")] if s.kites[seat] else [Action("rest")]
+
+
+def on_launch(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
+    seat = s.actor
+    if a.type == "launch":
+        gain = s.kites[seat] + s.trimmed
+        s = replace(s, scores=tuple(x + gain * (i == seat) for i, x in enumerate(s.scores)))
+    return _next_flyer(rules, replace(s, turn=s.turn + 1))
+
+
+FLOW = Flow(
+    phases=(
+        Phase("draw", actions=("kite",), begin=draw_begin, on=on_draw, next="bid",
+              text="a kite card is drawn"),
+        Phase("bid", actions=("bid", "pass"), turns=UNTIL_ALL_PASS, begin=bid_begin,
+              legal=bid_legal, on=on_bid, next="fly"),
+        Phase("fly", turns=ONCE_EACH, begin=fly_begin, stages=(
+            Stage("trim", actions=("trim", "skip_trim"), legal=trim_legal, on=on_trim),
+            Stage("launch", actions=("launch", "rest"), legal=launch_legal, on=on_launch),
+        )),
+    ),
+    stage_field="stage",
+    rounds=lambda rules, s: s.round,
+)
+
+
+class KiteRules(Rules[KiteState, Action]):
+    name = "kites"
+    title = "Kite fair"
+    traits = Traits(player_counts=(2, 3), chance="explicit")
+    flow = FLOW
+    action_types = ("kite", "bid", "pass", "trim", "skip_trim", "launch", "rest")
+
+    def max_length(self) -> int:
+        return ROUNDS * (1 + 4 * self.players + 2 * self.players)
+
+    def initial_state(self, seed: int) -> KiteState:
+        n = self.players
+        start = KiteState("draw", "", 1, 0, 0, 0, (0,) * n, (False,) * n, (0,) * n, False,
+                          (0,) * n, False)
+        return self.flow.enter(self, start, "draw")
+
+    def current_player(self, s: KiteState) -> int | None:
+        return None if s.over else s.actor
+
+    def is_over(self, s: KiteState) -> bool:
+        return s.over
+
+    def scores(self, s: KiteState) -> dict[int, float]:
+        return dict(enumerate(map(float, s.scores)))
+
+    def chance_outcomes(self, s: KiteState) -> list[tuple[Action, float]]:
+        return [(Action("kite", worth=w), 1 / 3) for w in (1, 2, 3)]
+
+    def state_to_dict(self, s: KiteState) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in s.__dict__.items()}

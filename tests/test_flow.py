@@ -1,0 +1,163 @@
+"""The declared turn structure (aloftnb/core/flow.py), on Kite fair (tests/flow_game.py)."""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+import pytest
+from flow_game import FLOW, KiteRules, on_bid
+
+from aloftnb.core.action import Action
+from aloftnb.core.chance import CHANCE
+from aloftnb.core.flow import (
+    AUTOMATIC,
+    ONCE_EACH,
+    UNTIL_ALL_PASS,
+    Flow,
+    Phase,
+    Stage,
+    custom,
+)
+from aloftnb.core.rules import Rules
+from aloftnb.errors import InvalidGame
+
+
+def play_to(rules, state, predicate, seed=0):
+    rng = random.Random(seed)
+    while not predicate(state):
+        if rules.is_chance(state):
+            state = rules.apply(state, rules.sample_chance(state, rng))
+        else:
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    return state
+
+
+def test_the_rules_derive_phases_and_their_actions_from_the_flow():
+    assert KiteRules.phases == ("draw", "bid", "fly")
+    assert KiteRules.phase_actions == {"draw": ("kite",), "bid": ("bid", "pass"),
+                                       "fly": ("trim", "skip_trim", "launch", "rest")}
+    # apply and legal_actions were not written by the game: the flow supplies them.
+    assert KiteRules.apply is Rules._apply_by_flow
+    assert KiteRules.legal_actions is Rules._legal_by_flow
+    assert KiteRules.describe()["phases"] == ["draw", "bid", "fly"]
+
+
+def test_a_game_on_a_flow_plays_through_its_phases_stages_and_rounds():
+    rules = KiteRules(2)
+    state = rules.initial_state(0)
+    assert rules.phase(state) == "draw" and rules.current_player(state) == CHANCE
+    assert rules.legal_actions(state) == [Action("kite", worth=w) for w in (1, 2, 3)]
+    state = rules.apply(state, Action("kite", worth=3))
+    assert rules.phase(state) == "bid" and rules.current_player(state) == 0
+    state = rules.apply(state, Action("bid", amount=1))
+    state = rules.apply(state, Action("bid", amount=2))  # seat 1 outbids
+    state = rules.apply(state, Action("pass"))  # seat 0 passes: seat 1 has not passed yet
+    assert rules.phase(state) == "bid" and rules.current_player(state) == 1
+    state = rules.apply(state, Action("pass"))
+    assert rules.phase(state) == "fly" and state.stage == "trim" and state.kites == (0, 3)
+    assert FLOW.allowed(state) == ("trim", "skip_trim")
+    state = rules.apply(state, Action("skip_trim"))
+    assert state.stage == "launch" and rules.legal_actions(state) == [Action("rest")]
+    state = rules.apply(state, Action("rest"))
+    state = rules.apply(state, Action("trim"))
+    assert rules.legal_actions(state) == [Action("launch"), Action("rest")]
+    state = rules.apply(state, Action("launch"))
+    assert state.scores == (0, 4)
+    assert rules.phase(state) == "draw" and rules.round(state) == 2
+    end = play_to(rules, state, rules.is_over)
+    assert rules.round(end) == 3 and rules.outcome(end) is not None
+
+
+def test_every_random_game_keeps_to_the_declared_actions():
+    rules = KiteRules(3)
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = rules.initial_state(seed)
+        while not rules.is_over(state):
+            legal = rules.legal_actions(state)
+            assert {a.type for a in legal} <= set(FLOW.allowed(state))
+            state = rules.apply(state, rng.choice(legal))
+
+
+def test_an_action_with_no_handler_in_its_phase_is_refused_by_the_dispatch():
+    rules = KiteRules(2)
+    state = rules.initial_state(0)  # the draw phase: no bids
+    with pytest.raises(InvalidGame, match="no handler for 'bid' in the draw phase"):
+        rules.apply(state, Action("bid", amount=1))
+
+
+def test_turn_orders():
+    order = (2, 0, 1)
+    assert [ONCE_EACH.next_turn(order, t) for t in range(4)] == [0, 1, 2, None]
+    done = {0}
+    assert UNTIL_ALL_PASS.next_turn(order, 1, lambda seat: seat in done) == 2
+    assert UNTIL_ALL_PASS.next_turn(order, 2, lambda seat: seat in {0, 1, 2}) is None
+    with pytest.raises(InvalidGame, match="worked out by the game"):
+        custom("rounds of turns").next_turn(order, 0)
+    with pytest.raises(InvalidGame):
+        AUTOMATIC.next_turn(order, 0)
+
+
+def test_end_phase_goes_where_next_says_even_when_next_is_chosen():
+    chosen = Flow(phases=(Phase("a", next=lambda rules, s: "c"), Phase("b"), Phase("c")),
+                  stage_field="")
+    assert chosen.next_phase(None, None, after="a") == "c"
+    with pytest.raises(InvalidGame, match="declares no next phase"):
+        chosen.next_phase(None, None, after="c")
+    assert chosen.describe()[0]["next"] == "(chosen)"
+
+
+@pytest.mark.parametrize("phases, others, problem", [
+    ((), {}, "declares no phase"),
+    ((Phase("a"), Phase("a")), {}, "phase names repeat"),
+    ((Phase("a", next="z"),), {}, "goes on to 'z'"),
+    ((Phase("a", stages=(Stage("x"),)), Phase("b", stages=(Stage("x"),))),
+     {"phase_field": "", "stage_field": "step"}, "stage 'x' is declared in two phases"),
+    ((Phase("a"),), {"phase_field": ""}, "must record its phase or its stage"),
+    ((Phase("a"),), {"draft": dict}, "draft and settle go together"),
+    ((Phase("a"),), {"ended_phase": "b"}, "ended_phase 'b'"),
+])
+def test_malformed_flows_are_refused_when_declared(phases, others, problem):
+    with pytest.raises(InvalidGame, match=problem):
+        Flow(phases=phases, **others)
+
+
+def test_a_game_that_records_only_its_stage_finds_its_phase_from_it():
+    flow = Flow(phases=(Phase("setup", stages=(Stage("deal"), Stage("place"))),
+                        Phase("play", stages=(Stage("move"),))),
+                phase_field="", stage_field="step", ended="over", ended_phase="play")
+
+    class At:
+        def __init__(self, step):
+            self.step = step
+
+    assert [flow.phase_of(At(s)) for s in ("deal", "place", "move", "over")] == [
+        "setup", "setup", "play", "play"]
+
+
+def test_a_handler_of_a_draft_game_changes_the_draft_and_the_flow_settles_it():
+    class Counter(NamedTuple):
+        phase: str
+        count: int
+
+    class Draft:
+        def __init__(self, state):
+            self.phase, self.count = state
+
+        def freeze(self):
+            return Counter(self.phase, self.count)
+
+    def count(rules, work, action):
+        work.count += action.by  # returns None: the draft is the result
+
+    flow = Flow(phases=(Phase("play", actions=("add",), on={"add": count}),),
+                draft=Draft, settle=Draft.freeze)
+    assert flow.apply(None, Counter("play", 1), Action("add", by=2)) == ("play", 3)
+
+
+def test_the_kite_handlers_are_plain_functions_of_the_rules_and_state():
+    rules = KiteRules(2)
+    state = play_to(rules, rules.initial_state(1), lambda s: rules.phase(s) == "bid")
+    after = on_bid(rules, state, Action("pass"))
+    assert after.passed[state.actor]
