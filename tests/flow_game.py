@@ -9,7 +9,6 @@ rests. Three rounds; the highest score wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from aloftnb.core.action import Action
 from aloftnb.core.chance import CHANCE
@@ -129,6 +128,7 @@ class KiteRules(Rules[KiteState, Action]):
     title = "Kite fair"
     traits = Traits(player_counts=(2, 3), chance="explicit")
     flow = FLOW
+    state_class = KiteState
     action_types = ("kite", "bid", "pass", "trim", "skip_trim", "launch", "rest")
 
     def max_length(self) -> int:
@@ -149,8 +149,31 @@ class KiteRules(Rules[KiteState, Action]):
     def scores(self, s: KiteState) -> dict[int, float]:
         return dict(enumerate(map(float, s.scores)))
 
+    def why_illegal(self, s: KiteState, action: Action) -> str:
+        problem = self.phase_problem(s, action) or self.stage_problem(s, action)
+        if problem:
+            return problem
+        top = max(s.bids)
+        if action.type == "bid" and top == 3:
+            return "the bid is at 3, the most a kite is worth: only pass is left"
+        if action.type == "bid":
+            return f"a bid raises the top bid ({top}) by one: bid {top + 1}"
+        if action.type == "launch":
+            return "you won no kite to launch"
+        return f"{action} is not a legal action now"
+
     def chance_outcomes(self, s: KiteState) -> list[tuple[Action, float]]:
         return [(Action("kite", worth=w), 1 / 3) for w in (1, 2, 3)]
 
-    def state_to_dict(self, s: KiteState) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in s.__dict__.items()}
+
+
+class KiteHooks:
+    """The bots' idea of a good position, and one measure for `simulate`."""
+
+    MEASURES = {"kites_won": "kite worth won at the auctions, all seats"}
+
+    def evaluate(self, rules: KiteRules, s: KiteState, seat: int) -> float:
+        return s.scores[seat] + 0.5 * s.kites[seat]
+
+    def measures(self, rules: KiteRules, s: KiteState) -> dict[str, int]:
+        return {"kites_won": sum(s.kites)}

@@ -3,8 +3,9 @@
 Parametrised over every registered game with a few option sets each, plus Storm harbour
 (tests/harbour_game.py), a tiny game registered here from outside the package the way a designer
 registers one from a notebook: it has chance during play, a phase change every round, hidden
-simultaneous choices and a cooperative loss. Each game's own test files hold only what is
-specific to it (rule scenarios, oracles).
+simultaneous choices and a cooperative loss; and Kite fair (tests/flow_game.py), written on a
+declared flow with stages. Each game's own test files hold only what is specific to it (rule
+scenarios, oracles).
 
 Every check runs on random play that includes chance: a match with auto_chance off, whose chance
 steps are resolved by forcing outcomes drawn from the test's generator.
@@ -20,6 +21,7 @@ import re
 from typing import Any
 
 import pytest
+from flow_game import KiteHooks, KiteRules
 from harbour_game import HarbourHooks, HarbourRules
 
 import aloftnb
@@ -28,6 +30,7 @@ from aloftnb.core.registry import BUILT_IN_GAMES, board_class, hooks_of, registe
 from aloftnb.errors import AloftnbError, IllegalAction, InvalidState
 
 register(HarbourRules, hooks=HarbourHooks())
+register(KiteRules, hooks=KiteHooks())  # a game written on a declared flow (aloftnb/core/flow.py)
 
 # (game, players, options): every built-in game must appear (checked below).
 CONFIGS = [
@@ -50,6 +53,8 @@ CONFIGS = [
     ("cloudspire", 3, {"mode": "cooperative", "waves": 2}),
     ("harbour", 1, {}),
     ("harbour", 3, {"rounds": 6}),
+    ("kites", 2, {}),
+    ("kites", 3, {}),
 ]
 SEEDS = (1, 2)
 IDS = [f"{g}-{p}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}"

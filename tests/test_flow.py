@@ -114,7 +114,7 @@ def test_end_phase_goes_where_next_says_even_when_next_is_chosen():
     ((Phase("a", next="z"),), {}, "goes on to 'z'"),
     ((Phase("a", stages=(Stage("x"),)), Phase("b", stages=(Stage("x"),))),
      {"phase_field": "", "stage_field": "step"}, "stage 'x' is declared in two phases"),
-    ((Phase("a"),), {"phase_field": ""}, "must record its phase or its stage"),
+    ((Phase("a"),), {"phase_field": ""}, "must record its phase or its stage, or phase_from"),
     ((Phase("a"),), {"draft": dict}, "draft and settle go together"),
     ((Phase("a"),), {"ended_phase": "b"}, "ended_phase 'b'"),
 ])
@@ -161,3 +161,21 @@ def test_the_kite_handlers_are_plain_functions_of_the_rules_and_state():
     state = play_to(rules, rules.initial_state(1), lambda s: rules.phase(s) == "bid")
     after = on_bid(rules, state, Action("pass"))
     assert after.passed[state.actor]
+
+
+def test_a_game_whose_phase_follows_from_its_fields_names_it_with_phase_from():
+    flow = Flow(phases=(Phase("climb", actions=("roll",)), Phase("roll", actions=("die",))),
+                phase_from=lambda s: "roll" if s["rolling"] else "climb")
+    assert flow.phase_of({"rolling": True}) == "roll"
+    assert flow.phase_of({"rolling": False}) == "climb"
+    assert flow.allowed({"rolling": False}) == ("roll",)
+
+
+def test_an_action_of_another_stage_is_refused_with_the_stage_it_belongs_to():
+    rules = KiteRules(2)
+    state = play_to(rules, rules.initial_state(3), lambda s: s.stage == "launch")
+    assert rules.why_illegal(state, Action("trim")) == (
+        "trim can only be played in the trim stage of the fly phase; this is its launch stage")
+    state = play_to(rules, rules.initial_state(3), lambda s: rules.phase(s) == "bid")
+    assert rules.why_illegal(state, Action("rest")) == (
+        "rest can only be played in the fly phase; this is the bid phase")

@@ -151,13 +151,16 @@ class Flow:
     stage sets `phase_field=""` and `stage_field`, and each state's phase is the one that declares
     its stage (stage names are then unique across phases). `ended` is the stage value of a
     finished game that records its end there (its phase is `ended_phase`, default the last).
-    `rounds(rules, state)` counts rounds from 1; without it every state is in round 1."""
+    A state that records neither (a game whose phase follows from other fields) names it with
+    `phase_from(state)`. `rounds(rules, state)` counts rounds from 1; without it every state is
+    in round 1."""
 
     phases: tuple[Phase, ...]
     phase_field: str = "phase"
     stage_field: str = ""
     ended: str = ""
     ended_phase: str = ""
+    phase_from: Callable[[Any], str] | None = None
     rounds: Callable[[Any, Any], int] | None = None
     draft: Callable[[Any], Any] | None = None
     settle: Callable[[Any], Any] | None = None
@@ -196,8 +199,10 @@ class Flow:
                         handlers[phase.name, stage.name, kind] = handler
         if self.ended_phase and self.ended_phase not in names:
             problems.append(f"ended_phase {self.ended_phase!r} is not one of its phases")
-        if not self.phase_field and not self.stage_field:
-            problems.append("a state must record its phase or its stage")
+        if self.phase_from is not None:
+            object.__setattr__(self, "phase_field", "")
+        elif not self.phase_field and not self.stage_field:
+            problems.append("a state must record its phase or its stage, or phase_from name it")
         if problems:
             raise InvalidGame("this flow is not well formed: " + "; ".join(problems))
         object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
@@ -223,6 +228,8 @@ class Flow:
         return getattr(state, self.stage_field) if self.stage_field else ""
 
     def phase_of(self, state: Any) -> str:
+        if self.phase_from is not None:
+            return self.phase_from(state)
         if self.phase_field:
             return str(getattr(state, self.phase_field))
         stage = self.stage_of(state)
@@ -242,6 +249,24 @@ class Flow:
             if stage.name == stage_name:
                 return tuple(dict.fromkeys(stage.actions + phase.actions))
         return phase.all_actions()
+
+    def stage_problem(self, state: Any, kind: str) -> str | None:
+        """Why an action of type `kind` is refused in the stage `state` is in, when it belongs
+        to another stage of the same phase ("trim can only be played in the trim stage of the
+        fly phase; this is its launch stage"); None otherwise (other phases: `phase_actions`)."""
+        phase = self.phase_named(self.phase_of(state))
+        stage_name = self.stage_of(state)
+        if not phase.stages or kind in phase.actions:
+            return None
+        current = next((stage for stage in phase.stages if stage.name == stage_name), None)
+        if current is None or kind in current.actions:
+            return None
+        homes = [stage.name for stage in phase.stages if kind in stage.actions]
+        if not homes:
+            return None
+        where = " or ".join(f"the {name} stage" for name in homes)
+        return (f"{kind} can only be played in {where} of the {phase.name} phase; this is its "
+                f"{stage_name} stage")
 
     # -- dispatch -------------------------------------------------------------------------------
     def handler(self, state: Any, kind: str) -> Handler:

@@ -352,7 +352,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     def why_illegal(self, state: StateT, action: Action) -> str:
         """A sentence saying why `action` is not legal in `state`. Games refine it."""
-        return self.phase_problem(state, action) or f"{action} is not a legal action now"
+        return (self.phase_problem(state, action) or self.stage_problem(state, action)
+                or f"{action} is not a legal action now")
 
     def check_action(self, state: StateT, data: Any) -> ActionT:
         """The parsed action if it is legal in `state`; IllegalAction saying why otherwise."""
@@ -382,6 +383,11 @@ class Rules(ABC, Generic[StateT, ActionT]):
             return None
         where = " or ".join(f"the {p} phase" for p in homes)
         return f"{action.type} can only be played in {where}; this is the {phase} phase"
+
+    def stage_problem(self, state: StateT, action: Action) -> str | None:
+        """Why `action` is refused in this stage of a flow's phase if another stage of the same
+        phase plays it ("trim can only be played in the trim stage of the fly phase")."""
+        return None if self.flow is None else self.flow.stage_problem(state, action.type)
 
     def describe_action(self, state: StateT, action: Action) -> str:
         """A readable sentence for `action` played in `state` (used by logs)."""
