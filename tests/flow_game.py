@@ -9,14 +9,35 @@ rests. Three rounds; the highest score wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
-from aloftnb.core.action import Action
+from aloftnb.core.action import Action, ActionTypes, action_type
 from aloftnb.core.chance import CHANCE
 from aloftnb.core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage
 from aloftnb.core.rules import Rules
 from aloftnb.core.traits import Traits
 
 ROUNDS = 3
+
+
+class KiteAction(Action):
+    __slots__ = ()
+
+
+# Every action type once: its fields, its sentence and (for the adapters' numbering) the values
+# each field can take.
+ACTIONS = ActionTypes(
+    KiteAction,
+    action_type("bid", "bid {amount}", amount=(int, lambda rules: range(1, 4))),
+    action_type("pass", "pass"),
+    action_type("trim", "trim the kite"),
+    action_type("skip_trim", "fly it untrimmed"),
+    action_type("launch", "launch the kite"),
+    action_type("rest", "rest this round"),
+    action_type("kite", lambda p: f"drew a kite worth {p['worth']}", chance=True,
+                worth=(int, lambda rules: range(1, 4))),
+)
+A = KiteAction
 
 
 @dataclass(frozen=True)
@@ -58,7 +79,7 @@ def _next_bidder(rules: KiteRules, s: KiteState) -> KiteState:
 
 def bid_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
     top = max(s.bids)
-    return [Action("bid", amount=top + 1), Action("pass")] if top < 3 else [Action("pass")]
+    return [A("bid", amount=top + 1), A("pass")] if top < 3 else [A("pass")]
 
 
 def on_bid(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
@@ -88,7 +109,7 @@ def _next_flyer(rules: KiteRules, s: KiteState) -> KiteState:
 
 
 def trim_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
-    return [Action("trim"), Action("skip_trim")]
+    return [A("trim"), A("skip_trim")]
 
 
 def on_trim(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
@@ -96,7 +117,7 @@ def on_trim(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
 
 
 def launch_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
-    return [Action("launch"), Action("rest")] if s.kites[seat] else [Action("rest")]
+    return [A("launch"), A("rest")] if s.kites[seat] else [A("rest")]
 
 
 def on_launch(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
@@ -128,8 +149,9 @@ class KiteRules(Rules[KiteState, Action]):
     title = "Kite fair"
     traits = Traits(player_counts=(2, 3), chance="explicit")
     flow = FLOW
+    actions = ACTIONS
     state_class = KiteState
-    action_types = ("kite", "bid", "pass", "trim", "skip_trim", "launch", "rest")
+    encoding = "flow_game"  # the observation below; the numbering comes from ACTIONS
 
     def max_length(self) -> int:
         return ROUNDS * (1 + 4 * self.players + 2 * self.players)
@@ -163,7 +185,7 @@ class KiteRules(Rules[KiteState, Action]):
         return f"{action} is not a legal action now"
 
     def chance_outcomes(self, s: KiteState) -> list[tuple[Action, float]]:
-        return [(Action("kite", worth=w), 1 / 3) for w in (1, 2, 3)]
+        return [(A("kite", worth=w), 1 / 3) for w in (1, 2, 3)]
 
 
 
@@ -177,3 +199,21 @@ class KiteHooks:
 
     def measures(self, rules: KiteRules, s: KiteState) -> dict[str, int]:
         return {"kites_won": sum(s.kites)}
+
+
+# -- the observation (the adapters' numbering of actions comes from ACTIONS) ----------------------
+def observation_shape(rules: KiteRules) -> tuple[int]:
+    return (5 + 3 * rules.players,)
+
+
+def observation(rules: KiteRules, view: dict[str, Any], seat: int) -> list[float]:
+    n = rules.players
+    return ([view["round"] / ROUNDS, view["card"] / 3, float(view["actor"] == seat),
+             float(view["phase"] == "bid"), float(view["phase"] == "fly")]
+            + [b / 3 for b in view["bids"]] + [k / (3 * ROUNDS) for k in view["kites"]]
+            + [x / (4 * ROUNDS) for x in view["scores"]])[:5 + 3 * n]
+
+
+def observation_string(rules: KiteRules, view: dict[str, Any], seat: int) -> str:
+    return (f"round {view['round']}, {view['phase']}; card {view['card']}; bids {view['bids']}; "
+            f"kites {view['kites']}; scores {view['scores']}; seat {seat}")

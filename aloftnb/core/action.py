@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..errors import IllegalAction
 from .options import _short_repr
@@ -18,6 +20,8 @@ class Action:
     """
 
     __slots__ = ("type", "_params", "_key")
+    # {type: sentence}: filled in by the game's ActionTypes declaration (format string or function)
+    _texts: ClassVar[dict[str, str | Callable[[dict[str, Any]], str]]] = {}
 
     def __init__(self, type: str, **params: Any) -> None:
         object.__setattr__(self, "type", type)
@@ -52,6 +56,9 @@ class Action:
         return f"{type(self).__name__}({self.type!r}{', ' if inner else ''}{inner})"
 
     def __str__(self) -> str:
+        text = self._texts.get(self.type)
+        if text is not None:
+            return text.format_map(self._params) if isinstance(text, str) else text(self._params)
         inner = " ".join(f"{k}={v}" for k, v in self._params.items())
         return f"{self.type} {inner}".strip()
 
@@ -87,3 +94,152 @@ def parse_action_dict(data: Any) -> tuple[str, dict[str, Any]]:
                                 f"{_short_repr(value)}")
         params[key] = value
     return kind, params
+
+
+# -- action types declared once ------------------------------------------------------------------
+# A game lists its action types in an `ActionTypes`: each type's fields with their Python types,
+# its sentence for str(), and the values each field can take in a game with given rules. Parsing
+# (the exact fields, of the exact types), str() and the adapters' numbering of decisions and
+# chance outcomes all follow from that one declaration.
+
+_KIND_WORDS = {int: "a whole number", str: "a text", bool: "true or false", float: "a number"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One field of an action type. `values(rules, **earlier)` lists what it can be in a game
+    with those rules (the adapters number every combination); it may read the fields declared
+    before it, e.g. the targets next to the hex an attack starts from."""
+
+    name: str
+    kind: type = str
+    values: Callable[..., Iterable[Any]] | None = None
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One kind of action: its fields, how it reads (a format string over its fields, or a
+    function of them), whether chance plays it, and (optional) the rules it exists under."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    text: str | Callable[[dict[str, Any]], str] = ""
+    chance: bool = False
+    when: Callable[[Any], bool] | None = None
+
+    def shape(self) -> str:
+        return ", ".join(f"{p.name}: {p.kind.__name__}" for p in self.params) or "no fields"
+
+
+def action_type(name: str, text: str | Callable[[dict[str, Any]], str] = "", *,
+                chance: bool = False, when: Callable[[Any], bool] | None = None,
+                **params: type | tuple[type, Callable[..., Iterable[Any]]]) -> ActionType:
+    """`action_type("move", "move to {to}", to=(str, lambda rules: rules.corners))`: a field is
+    its type, or (type, values)."""
+    fields = tuple(Param(key, *spec) if isinstance(spec, tuple) else Param(key, spec)
+                   for key, spec in params.items())
+    return ActionType(name, fields, text, chance, when)
+
+
+class ActionTypes:
+    """A game's action types, each declared once, bound to its Action subclass.
+
+    The subclass's str() becomes each type's `text`; `parse` checks a dict or Action against the
+    declaration; `tables(rules)` numbers every decision and chance outcome for the adapters."""
+
+    def __init__(self, action_class: type[Action], *types: ActionType) -> None:
+        if action_class is Action:
+            raise TypeError("declare a game's action types on its own Action subclass")
+        self.action_class = action_class
+        self.types = types
+        self.by_name: dict[str, list[ActionType]] = {}
+        for declared in types:
+            self.by_name.setdefault(declared.name, []).append(declared)
+        self.names = tuple(self.by_name)
+        self.decision_names = tuple(t.name for t in types if not t.chance)
+        self.chance_names = tuple(dict.fromkeys(t.name for t in types if t.chance))
+        texts = {}
+        for declared in types:
+            if declared.text and declared.name not in texts:
+                texts[declared.name] = declared.text
+        action_class._texts = texts
+        self._tables: dict[Any, tuple[list[Action], dict[Action, int], list[Action]]] = {}
+
+    def declaration(self, rules: Any, name: str) -> ActionType | None:
+        """The declaration of `name` that applies under `rules` (None: no such type there)."""
+        for declared in self.by_name.get(name, ()):
+            if declared.when is None or declared.when(rules):
+                return declared
+        return None
+
+    def parse(self, rules: Any, data: Any) -> Action:
+        """An action of a declared type with exactly its fields, each of its type; IllegalAction
+        saying what is wrong otherwise."""
+        kind, params = parse_action_dict(data)
+        declared = self.declaration(rules, kind)
+        if declared is None:
+            known = ", ".join(n for n in self.names if self.declaration(rules, n) is not None)
+            raise IllegalAction(f"{rules.name} has no action type {_short_repr(kind)} (its "
+                                f"types: {known})")
+        expected = {p.name: p.kind for p in declared.params}
+        if set(params) != set(expected):
+            got = ", ".join(sorted(map(repr, params))) or "none"
+            raise IllegalAction(f"a {kind} action takes {declared.shape()}; got {got}")
+        for key, value in params.items():
+            if type(value) is not expected[key]:
+                want = _KIND_WORDS.get(expected[key], expected[key].__name__)
+                raise IllegalAction(f"{kind}: {key} must be {want}, not {_short_repr(value)}")
+        ordered = {p.name: params[p.name] for p in declared.params}
+        return self.action_class(kind, **ordered)
+
+    def tables(self, rules: Any) -> tuple[list[Action], dict[Action, int], list[Action]]:
+        """(every decision in index order, {decision: index}, every chance outcome in index
+        order) for a game with these rules: each declared type in turn, its fields' values
+        nested in declaration order. Built once per equal rules."""
+        found = self._tables.get(rules)
+        if found is None:
+            decisions: list[Action] = []
+            chance: list[Action] = []
+            for declared in self.types:
+                if declared.when is not None and not declared.when(rules):
+                    continue
+                (chance if declared.chance else decisions).extend(self._every(rules, declared))
+            found = (decisions, {a: i for i, a in enumerate(decisions)}, chance)
+            if len(self._tables) > 64:
+                self._tables.clear()
+            self._tables[rules] = found
+        return found
+
+    def _every(self, rules: Any, declared: ActionType) -> list[Action]:
+        combos: list[dict[str, Any]] = [{}]
+        for param in declared.params:
+            if param.values is None:
+                raise NotImplementedError(f"{declared.name}.{param.name} declares no values: "
+                                          "the adapters cannot number it")
+            values = param.values
+            combos = [{**combo, param.name: value} for combo in combos
+                      for value in values(rules, **combo)]
+        return [self.action_class(declared.name, **combo) for combo in combos]
+
+    # The adapters' numbering, with the signatures of an encoding module's functions
+    # (Rules falls back on these when the game's encoding module does not define them).
+    def num_distinct_actions(self, rules: Any) -> int:
+        return len(self.tables(rules)[0])
+
+    def action_to_index(self, rules: Any, action: Any) -> int:
+        try:
+            return self.tables(rules)[1][action]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"{action!r:.80} is not an action of this {rules.name} game"
+                                ) from None
+
+    def action_from_index(self, rules: Any, index: Any) -> Action:
+        decisions = self.tables(rules)[0]
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(
+                decisions):
+            raise IllegalAction(f"{rules.name} action indices are 0..{len(decisions) - 1}, not "
+                                f"{index!r:.40}")
+        return decisions[index]
+
+    def chance_outcomes(self, rules: Any) -> list[Action]:
+        return self.tables(rules)[2]

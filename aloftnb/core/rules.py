@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ..errors import IllegalAction, InvalidOptions, InvalidState
-from .action import Action, parse_action_dict
+from .action import Action, ActionTypes, parse_action_dict
 from .chance import CHANCE, weighted_choice
 from .flow import Flow
 from .options import Option, resolve_options, whole_number_problem
@@ -33,6 +33,10 @@ from .traits import Outcome, Traits
 
 # rules object -> {action: index}, for Rules.action_to_index; equal rules share a table.
 _ACTION_INDEXES: weakref.WeakKeyDictionary[Any, dict[Any, int]] = weakref.WeakKeyDictionary()
+
+# What a game's ActionTypes declaration numbers by itself when its encoding module does not.
+_DECLARED_NUMBERING = ("num_distinct_actions", "action_to_index", "action_from_index",
+                       "chance_outcomes")
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Action)
@@ -54,6 +58,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
     option_spec: ClassVar[dict[str, Option]] = {}
     action_class: ClassVar[type[Action]] = Action
     action_types: ClassVar[tuple[str, ...]] = ()
+    # The action types declared once (core/action.py): `action_class`, `action_types`,
+    # `parse_action`, str() and the adapters' numbering of actions follow from it.
+    actions: ClassVar[ActionTypes | None] = None
     # Where a game can be; the first is where it starts. One phase means "no phases".
     phases: tuple[str, ...] = ("play",)
     # Which action types each phase allows, so a refusal can say "only in the wind phase".
@@ -78,6 +85,12 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        actions = cls.__dict__.get("actions")
+        if actions is not None:
+            if "action_class" not in cls.__dict__:
+                cls.action_class = actions.action_class
+            if "action_types" not in cls.__dict__:
+                cls.action_types = actions.names
         flow = cls.__dict__.get("flow")
         if flow is None:
             return
@@ -344,6 +357,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # -- actions -------------------------------------------------------------------------------
     def parse_action(self, data: Any) -> ActionT:
         """An Action from an Action or its dict, checking its shape (IllegalAction if malformed)."""
+        if self.actions is not None:
+            return self.actions.parse(self, data)  # type: ignore[return-value]
         kind, params = parse_action_dict(data)
         if self.action_types and kind not in self.action_types:
             known = ", ".join(self.action_types)
@@ -424,6 +439,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
         is none (what = "" : None instead, for the optional ones)."""
         module = importlib.import_module(self.encoding) if self.encoding else None
         function = getattr(module, name, None)
+        if function is None and self.actions is not None and name in _DECLARED_NUMBERING:
+            function = getattr(self.actions, name)
         if function is None and what:
             raise NotImplementedError(f"{self.name} declares no {what} encoding")
         return function

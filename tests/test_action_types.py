@@ -1,0 +1,98 @@
+"""Action types declared once (aloftnb/core/action.py): parsing, str() and the adapters'
+numbering follow from the declaration. Kite fair (tests/flow_game.py) declares its actions so."""
+
+from __future__ import annotations
+
+import pytest
+from flow_game import ACTIONS, KiteAction, KiteRules
+
+from aloftnb.core.action import Action, ActionTypes, action_type
+from aloftnb.errors import IllegalAction
+
+
+class Move(Action):
+    __slots__ = ()
+
+
+GRID = ("a", "b", "c")
+MOVES = ActionTypes(
+    Move,
+    action_type("step", "step from {at} to {to}", at=(str, lambda rules: GRID),
+                to=(str, lambda rules, at: [g for g in GRID if g != at])),
+    action_type("jump", lambda p: f"jump {'far' if p['far'] else 'near'}",
+                far=(bool, lambda rules: (False, True)), when=lambda rules: rules.jumps),
+    action_type("wait", "wait"),
+    action_type("die", "rolled {pips}", chance=True, pips=(int, lambda rules: range(1, 4))),
+)
+
+
+class FakeRules:
+    name = "grid"
+
+    def __init__(self, jumps: bool) -> None:
+        self.jumps = jumps
+
+    def __hash__(self) -> int:
+        return hash(self.jumps)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FakeRules) and other.jumps == self.jumps
+
+
+def test_str_comes_from_the_declared_sentence():
+    assert str(Move("step", at="a", to="b")) == "step from a to b"
+    assert str(Move("jump", far=True)) == "jump far"
+    assert str(KiteAction("bid", amount=2)) == "bid 2"
+    assert str(KiteAction("kite", worth=3)) == "drew a kite worth 3"
+    assert str(Action("step", at="a", to="b")) == "step at=a to=b"  # undeclared: plain form
+
+
+def test_parse_takes_exactly_the_declared_fields_of_the_declared_types():
+    rules = FakeRules(jumps=False)
+    assert MOVES.parse(rules, {"type": "step", "to": "b", "at": "a"}) == Move("step", at="a",
+                                                                              to="b")
+    assert type(MOVES.parse(rules, {"type": "wait"})) is Move
+    with pytest.raises(IllegalAction, match="a step action takes at: str, to: str; got 'at'"):
+        MOVES.parse(rules, {"type": "step", "at": "a"})
+    with pytest.raises(IllegalAction, match="a wait action takes no fields; got 'long'"):
+        MOVES.parse(rules, {"type": "wait", "long": True})
+    with pytest.raises(IllegalAction, match="die: pips must be a whole number, not True"):
+        MOVES.parse(rules, {"type": "die", "pips": True})
+    # jump exists only under rules that allow it
+    with pytest.raises(IllegalAction, match=r"grid has no action type 'jump' \(its types: "
+                                            r"step, wait, die\)"):
+        MOVES.parse(rules, {"type": "jump", "far": True})
+    assert MOVES.parse(FakeRules(jumps=True), {"type": "jump", "far": True}) == Move(
+        "jump", far=True)
+
+
+def test_every_decision_and_chance_outcome_is_numbered_in_declaration_order():
+    decisions, index, chance = MOVES.tables(FakeRules(jumps=True))
+    steps = [(a, b) for a in GRID for b in GRID if a != b]
+    assert decisions[:6] == [Move("step", at=a, to=b) for a, b in steps]  # `to` reads `at`
+    assert decisions[6:] == [Move("jump", far=False), Move("jump", far=True), Move("wait")]
+    assert all(index[a] == i for i, a in enumerate(decisions))
+    assert chance == [Move("die", pips=p) for p in (1, 2, 3)]
+    assert len(MOVES.tables(FakeRules(jumps=False))[0]) == 7  # no jumps declared there
+    with pytest.raises(IllegalAction, match="grid action indices are 0..6, not 7"):
+        MOVES.action_from_index(FakeRules(jumps=False), 7)
+
+
+def test_a_game_declaring_its_actions_gets_parsing_and_numbering_from_them():
+    rules = KiteRules(2)
+    assert KiteRules.action_class is KiteAction and KiteRules.action_types == ACTIONS.names
+    assert rules.num_distinct_actions() == 8  # bid 1-3, pass, trim, skip_trim, launch, rest
+    assert rules.max_chance_outcomes() == 3
+    assert [rules.action_to_index(rules.action_from_index(i)) for i in range(8)] == list(
+        range(8))
+    assert rules.parse_action({"type": "bid", "amount": 2}) == KiteAction("bid", amount=2)
+    with pytest.raises(IllegalAction, match="bid: amount must be a whole number, not '2'"):
+        rules.parse_action({"type": "bid", "amount": "2"})
+    state = rules.initial_state(0)
+    assert rules.chance_to_index(KiteAction("kite", worth=2)) == 1
+    assert len(rules.observation(rules.apply(state, KiteAction("kite", worth=2)), 0)) == 11
+
+
+def test_types_are_declared_on_a_games_own_action_class():
+    with pytest.raises(TypeError, match="own Action subclass"):
+        ActionTypes(Action, action_type("wait"))
