@@ -6,7 +6,7 @@ import random
 from typing import NamedTuple
 
 import pytest
-from flow_game import FLOW, KiteRules, on_bid
+from flow_game import FLOW, KiteRules, on_bid, on_draw, on_trim
 
 from aloftnb.core.action import Action
 from aloftnb.core.chance import CHANCE
@@ -179,3 +179,43 @@ def test_an_action_of_another_stage_is_refused_with_the_stage_it_belongs_to():
     state = play_to(rules, rules.initial_state(3), lambda s: rules.phase(s) == "bid")
     assert rules.why_illegal(state, Action("rest")) == (
         "rest can only be played in the fly phase; this is the bid phase")
+
+
+def test_after_runs_on_the_new_state_after_every_handler():
+    class Tally(NamedTuple):
+        phase: str
+        count: int
+        checked: int
+
+    def add(rules, s, action):
+        return s._replace(count=s.count + action.by)
+
+    def check(rules, s):  # e.g. a goal check after every step
+        return s._replace(checked=s.checked + 1)
+
+    flow = Flow(phases=(Phase("play", actions=("add",), on=add),), after=check)
+    state = flow.apply(None, Tally("play", 0, 0), Action("add", by=2))
+    assert flow.apply(None, state, Action("add", by=1)) == ("play", 3, 2)
+
+
+def test_handlers_of_is_the_table_the_dispatch_looks_in():
+    assert FLOW.handlers_of("draw") == {"kite": on_draw}
+    assert FLOW.handlers_of("bid") == {"bid": on_bid, "pass": on_bid}
+    assert FLOW.handlers_of("fly", "trim") == {"trim": on_trim, "skip_trim": on_trim}
+    assert FLOW.handlers_of("fly") == {}  # the fly phase's actions all belong to its stages
+
+
+def test_a_game_that_records_only_its_stage_enters_a_phase_at_its_first_stage():
+    class At(NamedTuple):
+        step: str
+        dealt: bool
+
+    def deal(rules, s):
+        return s._replace(dealt=True)
+
+    flow = Flow(phases=(Phase("setup", begin=deal, next="play",
+                              stages=(Stage("deal"), Stage("place"))),
+                        Phase("play", stages=(Stage("move"),))),
+                phase_field="", stage_field="step")
+    assert flow.enter(None, At("", False), "setup") == ("deal", True)
+    assert flow.end_phase(None, At("place", True), after="setup") == ("move", True)

@@ -153,7 +153,8 @@ class Flow:
     finished game that records its end there (its phase is `ended_phase`, default the last).
     A state that records neither (a game whose phase follows from other fields) names it with
     `phase_from(state)`. `rounds(rules, state)` counts rounds from 1; without it every state is
-    in round 1."""
+    in round 1. `after(rules, state)` returns the state after every step, once its handler has
+    run."""
 
     phases: tuple[Phase, ...]
     phase_field: str = "phase"
@@ -164,6 +165,9 @@ class Flow:
     rounds: Callable[[Any, Any], int] | None = None
     draft: Callable[[Any], Any] | None = None
     settle: Callable[[Any], Any] | None = None
+    # (rules, state) -> state: run on the new state after every handler, as boardgame.io's
+    # onMove (e.g. a game that checks goals after every step).
+    after: Begin | None = None
     _by_name: dict[str, Phase] = field(init=False, repr=False, compare=False)
     _by_stage: dict[str, tuple[Phase, Stage | None]] = field(init=False, repr=False,
                                                               compare=False)
@@ -283,11 +287,23 @@ class Flow:
         uses one."""
         handler = self.handler(state, action.type)
         if self.draft is None:
-            return handler(rules, state, action)
-        work = self.draft(state)
-        handler(rules, work, action)
-        assert self.settle is not None
-        return self.settle(work)
+            state = handler(rules, state, action)
+        else:
+            work = self.draft(state)
+            handler(rules, work, action)
+            assert self.settle is not None
+            state = self.settle(work)
+        return state if self.after is None else self.after(rules, state)
+
+    def handlers_of(self, phase: str, stage: str = "") -> dict[str, Handler]:
+        """{action type: handler} in `phase` (and its `stage`): what `handler` finds there, as
+        one table, for a game whose own `apply` looks its handlers up directly."""
+        found = {kind: handler for (p, s, kind), handler in self._handlers.items()
+                 if p == phase and s == ""}
+        if stage:
+            found.update({kind: handler for (p, s, kind), handler in self._handlers.items()
+                          if p == phase and s == stage})
+        return found
 
     def legal(self, rules: Any, state: Any, seat: int) -> list[Any]:
         """`seat`'s decisions from the stage's or phase's `legal` function."""
@@ -302,14 +318,20 @@ class Flow:
 
     # -- moving on ------------------------------------------------------------------------------
     def enter(self, rules: Any, work: Any, name: str) -> Any:
-        """Start phase `name` on a draft (or state): record it and run its `begin`. Returns the
-        state for games without drafts; drafts are changed in place (and returned)."""
+        """Start phase `name` on a draft (or state): record it (or, in a game that records only
+        its stage, its first stage) and run its `begin`. Returns the state for games without
+        drafts; drafts are changed in place (and returned)."""
         phase = self.phase_named(name)
         if self.phase_field:
             if self.draft is None:
                 work = _with(work, self.phase_field, name)
             else:
                 setattr(work, self.phase_field, name)
+        elif phase.stages:  # a game that records only its stage: the phase's first stage
+            if self.draft is None:
+                work = _with(work, self.stage_field, phase.stages[0].name)
+            else:
+                setattr(work, self.stage_field, phase.stages[0].name)
         if phase.begin is not None:
             result = phase.begin(rules, work)
             if result is not None:

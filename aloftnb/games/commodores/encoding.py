@@ -20,7 +20,8 @@ from functools import lru_cache
 from typing import Any
 
 from ...errors import IllegalAction
-from .rules import CommodoresAction, CommodoresRules, cached
+from .actions import CommodoresAction, cached
+from .rules import CommodoresRules
 from .state import STEPS, TALLIES
 
 

@@ -1,0 +1,278 @@
+"""The ships phase: the seat whose turn it is picks its ships one at a time; each may move,
+explore (explore.py), upgrade, build, plunder and trade once, then ends; the turn ends when
+every ship has acted or the seat ends it. Plundering a rival's ship goes on at the take step."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from .actions import CommodoresAction
+from .catalogue import MERCHANT, ShipType
+from .changes import affords_cost, credit, did, fleet, gain, pay, set_hex, set_ship, tally
+from .explore import explore_options
+from .state import (
+    FELLED,
+    FROM_LEVIATHANS,
+    OVER,
+    PLUNDERED,
+    SHIPS,
+    SHIPS_PLUNDERED,
+    TAKE,
+    TRADED,
+    TRADES,
+    CommodoresState,
+    Ship,
+)
+
+if TYPE_CHECKING:
+    from .rules import CommodoresRules
+
+
+# -- what a ship touches -----------------------------------------------------------------------
+def destinations(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[int]:
+    """Where a ship may move: empty corners within its move value (moving through ships),
+    or, when there are none, the nearest empty corners (RULING below)."""
+    move = rules.stats(ship)[0]
+    if move <= 0:
+        return []
+    taken = rules.occupied(s)
+    hexes, links = s.hexes, rules._corner_links
+    distance = {ship.corner: 0}
+    frontier = deque([ship.corner])
+    reachable: list[int] = []
+    while frontier:
+        corner = frontier.popleft()
+        d = distance[corner] + 1
+        if d > move and reachable:
+            break  # breadth first: everything within the move value is found
+        for other, a, b in links[corner]:  # rules.edges, inlined: the hottest loop
+            if other not in distance and (hexes[a] is not None or hexes[b] is not None):
+                distance[other] = d
+                frontier.append(other)
+                if d <= move and other not in taken:
+                    reachable.append(other)
+    if reachable:
+        return sorted(reachable)
+    empty = [(d, c) for c, d in distance.items() if d > 0 and c not in taken]
+    if not empty:
+        return []
+    # RULING: a ship with no empty corner within its move may fly to the nearest empty
+    # corner (the text's "nearest open space"), counting steps along edges.
+    nearest = min(d for d, _ in empty)
+    return sorted(c for d, c in empty if d == nearest)
+
+
+# -- legal actions -------------------------------------------------------------------------------
+def ships_legal(rules: CommodoresRules, s: CommodoresState, seat: int
+                ) -> list[CommodoresAction]:
+    """With no ship acting: the ships that may still act, and ending the turn; else the acting
+    ship's actions and ending them."""
+    if s.active < 0:
+        player, acted = s.player, s.acted
+        pick = rules._pick_ship
+        ships = [pick[ship.captain] for i, ship in enumerate(s.ships)
+                 if ship.owner == player and not ship.new and i not in acted]
+        ships.append(rules._end_turn)
+        return ships
+    out = ship_actions(rules, s)
+    out.append(rules._end_ship)
+    return out
+
+
+def ship_actions(rules: CommodoresRules, s: CommodoresState) -> list[CommodoresAction]:
+    ship = s.ships[s.active]
+    move, _forage, plunder, builds = rules.stats(ship)
+    done = s.done
+    pool = s.pools[s.player]
+    hexes = s.hexes
+    spaces = rules.geometry.corner_spaces[ship.corner]
+    paying = [i for i, n in enumerate(pool) if n > 0]
+    out: list[CommodoresAction] = []
+    if "move" not in done:
+        move_to = rules._move_to
+        out += [move_to[c] for c in destinations(rules, s, ship)]
+    # RULING: repeated explorations follow each other; another action closes exploring.
+    if paying and ("explore" not in done or done[-1] == "explore"):
+        out += explore_options(rules, s, spaces, paying)
+    if "upgrade" not in done and s.built_any and s.cubes > 0:
+        card = rules.types[ship.kind]
+        costs = rules._upgrade_costs
+        upgrade_to = rules._upgrade_to
+        out += [upgrade_to[u.id] for u in card.upgrades
+                if u.id not in ship.upgrades and affords_cost(pool, costs[ship.kind, u.id])]
+    if "build" not in done and builds:
+        out += _builds(rules, s, ship, pool)
+    if "plunder" not in done and plunder > 0:
+        out += _plunders(rules, s, ship)
+    if "trade" not in done:
+        for space in spaces:
+            h = hexes[space]
+            if h is not None and h.kind == MERCHANT:
+                trades = rules._trades_giving
+                for give, n in enumerate(pool):
+                    if n >= 2:
+                        out += trades[give]
+                break
+    return out
+
+
+def _builds(rules: CommodoresRules, s: CommodoresState, ship: Ship, pool: tuple[int, ...]
+            ) -> list[CommodoresAction]:
+    cat = rules.catalogue
+    options: list[ShipType] = []
+    costs = rules._costs
+    if not s.basic_built[s.player] and affords_cost(pool, costs[cat.basic.id]):
+        options.append(cat.basic)
+    for type_id, left in zip(s.ship_types, s.yard):
+        if left > 0 and affords_cost(pool, costs[type_id]):
+            options.append(rules.types[type_id])
+    if not options or len(fleet(s, s.player)) >= cat.ships_per_player:
+        return []
+    taken = rules.occupied(s)
+    corners = [c for c in rules.edges(s, ship.corner) if c not in taken]
+    if not corners:
+        return []
+    build_at = rules._build_at
+    ordered = sorted(corners)
+    return [build_at[card.id][c] for card in options for c in ordered]
+
+
+def _plunders(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
+    out = []
+    near = set(rules.edges(s, ship.corner))
+    # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
+    for other in s.ships:
+        if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
+            out.append(rules._plunder_ship[other.owner, other.captain])
+    for space in rules.geometry.corner_spaces[ship.corner]:
+        h = s.hexes[space]
+        if h is not None and h.health > 0 and h.kind in rules._leviathans:
+            out.append(rules._plunder_space[space])
+    return out
+
+
+def take_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
+    return [take for take, n in zip(rules._take, s.pools[s.target]) if n > 0]
+
+
+# -- applying ----------------------------------------------------------------------------------
+def on_ship(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+    index = next(i for i, ship in enumerate(s.ships)
+                 if ship.owner == s.player and ship.captain == a.captain)
+    return s._replace(active=index, done=())
+
+
+def on_move(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+    ship = s.ships[s.active]
+    moved = ship._replace(corner=rules.geometry.corner_index[a.to])
+    return s._replace(ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
+
+
+def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+               ) -> CommodoresState:
+    ship = s.ships[s.active]
+    card = rules.types[ship.kind]
+    upgrade = card.upgrade(a.upgrade)
+    assert upgrade is not None
+    pools = pay(rules, s.pools, s.player, upgrade.cost)
+    upgraded = ship._replace(upgrades=ship.upgrades + (a.upgrade,))
+    return s._replace(ships=set_ship(s.ships, s.active, upgraded), pools=pools,
+                      cubes=s.cubes - 1, done=did(s, "upgrade"))
+
+
+def on_build(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+    card = rules.types[a.ship]
+    pools = pay(rules, s.pools, s.player, card.cost)
+    captains = {ship.captain for ship in fleet(s, s.player)}
+    # RULING: the new ship takes the lowest captaining card still free.
+    captain = min(c for c in range(1, rules.catalogue.ships_per_player + 1)
+                  if c not in captains)
+    corner = rules.geometry.corner_index[a.at]
+    ships = s.ships + (Ship(s.player, captain, card.id, corner, (), True),)
+    yard, basic_built = s.yard, s.basic_built
+    if card.deck == "basic":
+        basic_built = basic_built[:s.player] + (True,) + basic_built[s.player + 1:]
+    else:
+        i = s.ship_types.index(card.id)
+        yard = yard[:i] + (yard[i] - 1,) + yard[i + 1:]
+    return s._replace(ships=ships, pools=pools, yard=yard, basic_built=basic_built,
+                      built_any=True, done=did(s, "build"))
+
+
+def on_plunder(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+               ) -> CommodoresState:
+    ship = s.ships[s.active]
+    plunder = rules.stats(ship)[2]
+    done = did(s, "plunder")
+    if ":" in a.target:  # a rival's ship: take resources of your choice, one at a time
+        seat = int(a.target.split(":")[0])
+        # RULING: you take as many as your plunder value, or all the rival has if fewer.
+        left = min(plunder, sum(s.pools[seat]))
+        tallies = tally(s.tallies, s.player, SHIPS_PLUNDERED)
+        return s._replace(done=done, step=TAKE, target=seat, left=left, tallies=tallies)
+    space = rules.geometry.space_index[a.target]
+    h = s.hexes[space]
+    assert h is not None
+    lv = rules.catalogue.leviathan(h.kind)
+    # RULING: the reward is the hex's entry for the ship's plunder value, in full even when
+    # the leviathan has less health left; the default catalogue lists 2 per unit of plunder.
+    pools = gain(rules, s.pools, s.player, lv.reward, lv.rewards[plunder - 1])
+    health = max(0, h.health - plunder)
+    tallies = credit(s, pools, FROM_LEVIATHANS)
+    if health == 0:
+        tallies = tally(tallies, s.player, FELLED)
+    return s._replace(done=done, pools=pools, tallies=tallies,
+                      hexes=set_hex(s.hexes, space, h._replace(health=health)))
+
+
+def on_take(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+    pools = gain(rules, s.pools, s.target, a.resource, -1)
+    pools = gain(rules, pools, s.player, a.resource, 1)
+    s = s._replace(tallies=credit(s, pools, PLUNDERED))
+    left = s.left - 1
+    if left > 0 and sum(pools[s.target]) > 0:
+        return s._replace(pools=pools, left=left)
+    return s._replace(pools=pools, left=0, step=SHIPS, target=-1)
+
+
+def on_trade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+    pools = gain(rules, s.pools, s.player, a.give, -2)
+    paid = s._replace(pools=pools)
+    pools = gain(rules, pools, s.player, a.get, 1)
+    tallies = tally(credit(paid, pools, TRADED), s.player, TRADES)
+    return s._replace(pools=pools, tallies=tallies, done=did(s, "trade"))
+
+
+def on_end_ship(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+                ) -> CommodoresState:
+    s = s._replace(acted=s.acted + (s.active,), active=-1, done=())
+    if any(ship.owner == s.player and not ship.new and i not in s.acted
+           for i, ship in enumerate(s.ships)):
+        return s
+    return next_turn(rules, s)  # RULING: the turn ends once every ship has acted
+
+
+def on_end_turn(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+                ) -> CommodoresState:
+    return next_turn(rules, s)
+
+
+def next_turn(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
+    """The next seat's turn, which begins with the phase the flow says follows this one
+    (foraging); or the end of the game at the turn limit."""
+    turn = s.turn + 1
+    ships = s.ships
+    if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
+        ships = tuple(ship._replace(new=False) if ship.new else ship for ship in ships)
+    s = s._replace(turn=turn, player=(s.player + 1) % rules.players,
+                   step=rules.step_after["ships"], ships=ships, active=-1, done=(), acted=(),
+                   fresh=(), forage_number=0)
+    if turn >= rules.turn_limit * rules.players:
+        return s._replace(step=OVER, end="turn_limit")
+    return s
+
+
+def rounds(rules: CommodoresRules, s: CommodoresState) -> int:
+    """The round: every seat has one turn a round (set-up is in round 1)."""
+    return min(s.turn // rules.players + 1, rules.turn_limit)
