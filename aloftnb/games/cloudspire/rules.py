@@ -280,7 +280,6 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         FLOW.enter(self, w, "event")
         return bot_faction.play_bots(self, w.freeze())
 
-    # -- whose turn, phases, the end -----------------------------------------------------------
     # -- whose turn, the end -------------------------------------------------------------------
     def current_player(self, s: CloudspireState) -> int | None:
         return None if s.actor == OVER else s.actor
@@ -374,7 +373,14 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return {"event": s.event_deck, "market": s.market_deck,
                 "earthscape": s.earthscape_deck, "face": s.face_pool}.get(s.draw, ())
 
-    # -- applying actions ----------------------------------------------------------------------
+    # -- legal actions and applying them ---------------------------------------------------------
+    def legal_actions(self, s: CloudspireState) -> list[CloudspireAction]:
+        """The decisions FLOW declares for the phase and stage (as Rules derives them, reading
+        the actor once: this is the fast path), or the chance outcomes at a chance step."""
+        if s.actor >= 0:
+            return FLOW.legal(self, s, s.actor)
+        return [] if s.actor == OVER else [o for o, _ in self.chance_outcomes(s)]
+
     def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
         return bot_faction.play_bots(self, self._apply_one(s, action))
 
