@@ -14,6 +14,8 @@ import pytest
 
 import aloftnb
 from aloftnb.games.cloudspire.board import GameBoard
+from aloftnb.games.cloudspire.rules import CloudspireAction as A
+from aloftnb.games.cloudspire.state import Spire
 
 MAP_PREFIXES = ("hex:",)
 MODES = [{"players": 2}, {"players": 3}, {"players": 1, "mode": "solo"}]
@@ -469,3 +471,21 @@ def test_a_well_and_a_spire_name_what_activating_them_does():
                 seen.add(action["type"])
             match.play(rng.choice(match.legal_actions()))
     assert seen >= {"construct", "upgrade", "move"}, seen
+
+
+def test_the_board_asks_the_rules_for_upgrade_costs_and_where_a_spire_may_go(monkeypatch):
+    """The board words the rules' answers (upgrade_cost, well_problem) rather than working
+    the rules out again: changing the rules' answer changes what the board says."""
+    match = aloftnb.new_match("cloudspire", players=2, seed=1)
+    to_phase(match, "build")
+    rules, state = match.rules, match.state
+    me = state.actor
+    free = [h for h in rules.wells(state) if h not in rules.occupied(state)]
+    match.set_state(state._replace(spires=(Spire(me, rules.spire_ids[0], free[0], "A"),)))
+    board = match.board()
+    monkeypatch.setattr(type(rules), "upgrade_cost", lambda self, spire, kind: 42)
+    assert board.choice_label(A("upgrade", at=free[0], kind="F")).endswith("(42 Source)")
+    assert board.explain([f"hex:{free[0]}"]).startswith(
+        f"an upgrade on the spire at {free[0]} costs 42 Source (fortification 42)")
+    monkeypatch.setattr(type(rules), "well_problem", lambda self, s, f, at: "taken")
+    assert board.explain([f"hex:{free[1]}"]) == f"the well at {free[1]} is taken"

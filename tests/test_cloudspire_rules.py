@@ -14,9 +14,11 @@ import aloftnb
 from aloftnb import CHANCE
 from aloftnb.core.registry import make_rules
 from aloftnb.errors import IllegalAction, InvalidOptions
+from aloftnb.games.cloudspire import fights
+from aloftnb.games.cloudspire.phases import market
+from aloftnb.games.cloudspire.rules import FLOW
 from aloftnb.games.cloudspire.rules import CloudspireAction as A
-from aloftnb.games.cloudspire.rules import _Work
-from aloftnb.games.cloudspire.state import OVER, Band, Spire, edit
+from aloftnb.games.cloudspire.state import OVER, Band, Spire, Work, edit
 
 
 def rules_for(players: int = 2, **options):
@@ -95,24 +97,24 @@ def test_income_follows_the_wave_adds_advancements_and_stops_at_the_cap():
     rules = rules_for(2, variant="simplified")
     assert [rules.income(w) for w in (1, 2, 3, 4, 5, 6)] == [5, 7, 9, 11, 13, 15]
     s = rules.initial_state(0)
-    w = _Work(s)
+    w = Work(s)
     w.side(0, source=18, advancements=(1, 0, 0))  # Foundry I: +1 income
     w.side(1, source=3)
     w.wave = 2
-    rules._income(w)
+    FLOW.enter(rules, w, "income")
     assert w.sides[0].source == 20  # 18 + 7 + 1, capped at 20
     assert w.sides[1].source == 10
     w.side(0, source=18, advancements=(1, 1, 0))  # Coffers I raises the cap by 3
-    rules._income(w)
+    FLOW.enter(rules, w, "income")
     assert w.sides[0].source == 23
 
 
 def test_an_event_is_drawn_from_wave_2_and_the_simplified_variant_has_none():
     for variant, first in (("standard", "event"), ("simplified", "build")):
         rules = rules_for(2, variant=variant)
-        w = _Work(rules.initial_state(0))
+        w = Work(rules.initial_state(0))
         w.wave = 2
-        rules._begin_wave(w)
+        FLOW.enter(rules, w, "event")
         assert w.phase == first
         if variant == "standard":
             assert w.actor == CHANCE and w.draw == "event"
@@ -145,10 +147,10 @@ def test_market_turns_buy_or_pass_once_and_each_purchase_is_refilled_by_chance()
 
 def test_the_market_is_refreshed_from_wave_2():
     rules = rules_for(2)
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     w.market, w.earthscape_offer, w.wave = ("ward_plate", "gale_cloak", "rivet_hammer"), \
         "shard_isle", 2
-    rules._begin_market(w)
+    FLOW.enter(rules, w, "market")
     assert w.market == ("", "", "") and w.earthscape_offer == ""
     assert w.refills == (0, 1, 2, -1) and w.actor == CHANCE
 
@@ -360,9 +362,9 @@ def test_the_mark_is_declared_only_when_there_is_a_choice():
     s = s._replace(phase="prep", order=(0, 1, 2), turn=0, actor=0, draw="", refills=())
     assert rules.legal_actions(s) == [A("mark", gate=1), A("mark", gate=2)]
     rules2 = rules_for(2)
-    w = _Work(rules2.initial_state(0))
+    w = Work(rules2.initial_state(0))
     w.order = (0, 1)
-    rules2._begin_prep(w)
+    FLOW.enter(rules2, w, "prep")
     assert w.sides[0].mark == 1  # one opponent: declared for the seat
 
 
@@ -591,12 +593,12 @@ def test_a_defeated_group_minion_reveals_the_next_at_full_health_and_heroes_leve
 def test_spire_damage_removes_one_upgrade_from_the_bottom_fortification_only_to_two():
     rules = rules_for(2)
     s = rules.initial_state(0)._replace(spires=(Spire(1, "haze_spire", "-1,1", "FA"),))
-    w = _Work(s)
-    rules._damage_spire(w, 0, 1, 0, None)
+    w = Work(s)
+    fights.damage_spire(rules, w, 0, 1, 0, None)
     assert w.spires[0].upgrades == "FA"  # 1 damage does not remove a fortification
-    rules._damage_spire(w, 0, 5, 0, None)
+    fights.damage_spire(rules, w, 0, 5, 0, None)
     assert w.spires[0].upgrades == "A"  # never more than one upgrade
-    rules._damage_spire(w, 0, 1, 0, None)
+    fights.damage_spire(rules, w, 0, 1, 0, None)
     assert w.spires == [] and w.sides[0].source == 5 + 2  # defeated: its reward
     assert w.sides[1].spire_stock[rules.spire_index["haze_spire"]] == 3  # back to barracks
 
@@ -620,16 +622,16 @@ def test_gates_retaliate_for_one_every_time_and_a_fallen_gate_ends_a_two_player_
 
 def test_ties_on_gate_health_go_to_damage_dealt_then_source():
     rules = rules_for(2)
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     w.side(0, gate=6, gate_damage=3, source=1)
     w.side(1, gate=6, gate_damage=4, source=0)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == (1,) and "tie broken" in w.reason
     w.side(1, gate_damage=3, source=1)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == (0, 1)  # still equal: a shared win
     w.side(0, gate=7)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == (0,) and "tie" not in w.reason
 
 
@@ -717,17 +719,17 @@ def test_bot_factions_never_wait_for_a_seat(players, mode):
 def test_cooperative_seats_share_the_outcome_against_the_bot_faction():
     rules = rules_for(2, mode="cooperative")
     assert rules.traits.cooperative and not rules.opposed(0, 1) and rules.opposed(0, 2)
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     w.side(0, gate=6)
     w.side(1, gate=7)
     w.side(2, gate=5)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == (0, 1)
     w.side(2, gate=6)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == ()  # RULING: every seat's gate must stand higher than the bot's
     w.side(2, gate=0)
-    rules._finish(w)
+    fights.finish(rules, w)
     assert w.winners == (0, 1)
 
 
@@ -751,10 +753,10 @@ def test_modes_check_the_seat_count():
 
 def test_turn_order_rotates_each_wave():
     rules = rules_for(3, variant="simplified")
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     assert w.order == (0, 1, 2)
     w.wave = 2
-    rules._begin_wave(w)
+    FLOW.enter(rules, w, "event")
     assert w.order == (1, 2, 0)  # RULING: the first player moves one seat each wave
 
 
@@ -782,24 +784,24 @@ def test_a_minion_that_cannot_leave_its_gate_stays_on_the_stack():
 
 def test_factions_marking_a_fallen_gate_turn_to_the_next_standing_one():
     rules = rules_for(3)
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     w.side(0, mark=1)
     w.side(2, mark=1)
     w.side(1, gate=0)
-    rules._eliminate(w, 1)
+    fights.eliminate(rules, w, 1)
     assert w.sides[0].mark == 2 and w.sides[2].mark == 0  # RULING (fallen mark)
     assert w.actor != OVER  # two gates still stand
 
 
 def test_event_repairs_never_raise_a_gate_above_its_start():
     rules = rules_for(2)
-    w = _Work(rules.initial_state(0))
+    w = Work(rules.initial_state(0))
     w.wave, w.order = 2, (0, 1)
     start = rules.numbers.gate_health
     w.side(0, gate=start)
     w.side(1, gate=7)
-    w.draw, w.actor = "event", CHANCE
-    rules._on_draw(w, "mending_winds")
+    w.phase, w.draw, w.actor = "event", "event", CHANCE
+    market.on_event(rules, w, A("draw", card="mending_winds"))
     assert [side.gate for side in w.sides] == [start, 8]  # RULING (events)
 
 
@@ -1009,9 +1011,9 @@ def test_one_earthscape_may_be_bought_per_wave_by_the_whole_table():
             assert rules.why_illegal(s, A("buy_earthscape")) == (
                 "only one earthscape may be bought per wave, and Emberwrights bought this "
                 "wave's")
-        w = _Work(s)
+        w = Work(s)
         w.wave = 2
-        rules._begin_wave(w)  # a new wave, a new purchase
+        FLOW.enter(rules, w, "event")  # a new wave, a new purchase
         assert not any(rules.earthscape_bought(w, f) for f in range(2))
 
 

@@ -15,9 +15,9 @@ from typing import Any, cast
 
 from ...core.words import possessive, with_article
 from ...widget.board import ZoomableBoard
+from .actions import UPGRADE_WORDS
 from .rules import THEN, CloudspireRules
 
-_UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 LOG_TYPES = ("march", "move", "target", "roll", "explore", "reveal", "attack", "construct",
              "upgrade")
 LOG_LINES = 8
@@ -75,13 +75,13 @@ class GameBoard(ZoomableBoard):
         if kind == "construct":
             spire = cat.spires[p["spire"]]
             price = "merc, paid at the market" if spire.merc else f"{spire.cost} Source"
-            order = " ".join(_UPGRADE_WORDS.get(u, u) for u in p["order"])
+            order = " ".join(UPGRADE_WORDS.get(u, u) for u in p["order"])
             return (f"construct {with_article(spire.name)} at {p['at']} ({price}), starting "
                     f"upgrades bottom first: {order}")
         if kind == "upgrade":
             spire = next(sp for sp in state.spires if sp.hex == p["at"])
-            cost = n.fortification_cost if p["kind"] == "F" else len(spire.upgrades) + 1
-            word = {"A": "attack", "R": "range", "F": "fortification"}[p["kind"]]
+            cost = rules.upgrade_cost(spire, p["kind"])
+            word = UPGRADE_WORDS[p["kind"]]
             return f"{word} upgrade on the {cat.spires[spire.kind].name} ({cost} Source)"
         if kind == "advance":
             side = state.sides[state.actor]
@@ -122,7 +122,7 @@ class GameBoard(ZoomableBoard):
             return f"construct {with_article(cat.spires[rest].name)}"
         if word == "upgrades" and rest.endswith(" (bottom first)"):
             order = rest[:-len(" (bottom first)")]
-            return f"upgrades {', '.join(_UPGRADE_WORDS.get(u, u) for u in order)} (bottom first)"
+            return f"upgrades {', '.join(UPGRADE_WORDS.get(u, u) for u in order)} (bottom first)"
         if word == "place" and rest in cat.earthscapes:
             return f"place the earthscape {cat.earthscapes[rest].name}"
         if word == "advance":
@@ -161,7 +161,7 @@ class GameBoard(ZoomableBoard):
                 said = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
                 return f"construct {said} on the well at {at}"
             spire = next((sp for sp in state.spires if sp.hex == at), None)
-            words = list(dict.fromkeys(_UPGRADE_WORDS.get(a["kind"], a["kind"])
+            words = list(dict.fromkeys(UPGRADE_WORDS.get(a["kind"], a["kind"])
                                        for a in actions))
             said = f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else words[0]
             name = cat.spires[spire.kind].name if spire is not None else "spire"
@@ -246,15 +246,16 @@ class GameBoard(ZoomableBoard):
             cap = rules.catalogue.spires[spire.kind].capacity
             if len(spire.upgrades) >= cap:
                 return f"the spire at {here} is full: its capacity is {cap} upgrades"
-            return (f"an upgrade on the spire at {here} costs {len(spire.upgrades) + 1} Source "
-                    f"(fortification {rules.numbers.fortification_cost}); you have "
-                    f"{state.sides[me].source}")
-        if here not in rules.wells(state):
+            return (f"an upgrade on the spire at {here} costs "
+                    f"{rules.upgrade_cost(spire, 'A')} Source (fortification "
+                    f"{rules.upgrade_cost(spire, 'F')}); you have {state.sides[me].source}")
+        # Where a spire may go is the rules' to say (well_problem); the board words it.
+        problem = rules.well_problem(state, me, here)
+        if problem == "no well":
             return f"a spire is constructed only on a Source well; {here} has none"
-        if here in rules.occupied(state):
+        if problem == "taken":
             return f"the well at {here} is taken"
-        group_of, _ = rules.groups(state.slots)
-        if group_of.get(here) not in rules.influence(state, me):
+        if problem == "influence":
             return (f"{here} is outside your influence: next to your gate, or on or next to a "
                     "hex group holding one of your spires")
         return "you have no spire you can pay for, or no limited build left this onslaught"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.words import fit_size, possessive, wrap
 from ...kit import hexdraw
+from .actions import UPGRADE_WORDS
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -33,7 +34,6 @@ GROUND = ("#cfe3b4", "#d9e8bf", "#c6dcac", "#e0ebc8", "#bfd6a0", "#d3e4b8", "#c9
 EARTHSCAPE_FILL = "#e8d9b0"
 SKY_FILL = "#dbeefa"
 UPGRADE_FILLS = {"A": "#e74c3c", "R": "#3498db", "F": "#7f8c8d"}
-UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 NAME_ROOM = 2.4  # widest a landmark's name may run, in hex sizes (about one and a half hexes)
 TYPE_WORDS = {"minion": "merc minion", "hero": "merc hero", "spire": "merc spire",
               "equipment": "equipment"}

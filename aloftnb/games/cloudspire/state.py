@@ -1,9 +1,11 @@
 """The Cloudspire state: frozen dataclass records (their dict form and checked reader come from
-aloftnb.core.records), and the fast copy-and-change helper the rules use.
+aloftnb.core.records), the fast copy-and-change helper the rules use, and `Work`, the mutable
+draft an action changes (the flow's draft; `Work.freeze` settles it into a new state).
 
 Hexes are named "q,r" (axial coordinates, aloftnb/kit/hexgrid.py). A faction is numbered by its
 place at the table: factions 0..players-1 are the seats; in solo and cooperative games the
-factions after them are played by the rules themselves (see rules.py, RULING on bot factions).
+factions after them are played by the rules themselves (see bot_faction.py, RULING on bot
+factions).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ PHASES = ("event", "income", "market", "build", "prep", "onslaught")
 STAGES = ("", "move", "fire", "explore", "attack")
 DRAWS = ("", "event", "market", "earthscape", "face", "die")
 EMPTY = ""  # an empty market slot, earthscape offer or slot
+# Where Source was spent: indexes into Side.spent.
+SPENT_MARKET, SPENT_BUILD, SPENT_ONSLAUGHT = range(3)
 
 T = TypeVar("T")
 
@@ -138,8 +142,81 @@ class CloudspireState:
         return edit(self, **changes)
 
 
-CloudspireState._fields = tuple(f.name for f in fields(CloudspireState))  # type: ignore[attr-defined]
+_STATE_FIELDS = tuple(f.name for f in fields(CloudspireState))
+CloudspireState._fields = _STATE_FIELDS  # type: ignore[attr-defined]
+_LISTS = ("sides", "units", "spires", "landmarks")
 
 
-__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "STAGES", "Band", "CloudspireState",
-           "Landmark", "Side", "Spire", "edit"]
+class Work:
+    """A state being changed by one action: its fields as attributes, its collections as lists."""
+
+    wave: int
+    phase: str
+    actor: int
+    order: tuple[int, ...]
+    turn: int
+    round: int
+    rounds_played: int
+    stage: str
+    marched: bool
+    slots: tuple[str, ...]
+    event: str
+    event_deck: tuple[str, ...]
+    market_deck: tuple[str, ...]
+    market: tuple[str, ...]
+    earthscape_deck: tuple[str, ...]
+    earthscape_offer: str
+    face_pool: tuple[str, ...]
+    draw: str
+    refills: tuple[int, ...]
+    firing: tuple[str, ...]
+    target: str
+    dice: int
+    damage: int
+    exploring: int
+    placed: str
+    winners: tuple[int, ...]
+    reason: str
+
+    # What the rules did by themselves (a march with no click), when asked for the log line.
+    notes: list[str] | None = None
+
+    def __init__(self, s: CloudspireState) -> None:
+        self.__dict__.update(s.__dict__)
+        self.sides: list[Side] = list(s.sides)
+        self.units: list[Band] = list(s.units)
+        self.spires: list[Spire] = list(s.spires)
+        self.landmarks: list[Landmark] = list(s.landmarks)
+
+    def freeze(self) -> CloudspireState:
+        # The draft's attributes are the state's fields, in their order (__init__ copied them),
+        # plus `notes`: a copy of the dict is the fastest way to them.
+        data = self.__dict__.copy()
+        data.pop("notes", None)
+        for name in _LISTS:
+            data[name] = tuple(data[name])
+        new = object.__new__(CloudspireState)
+        new.__dict__.update(data)
+        return new
+
+    def side(self, faction: int, **changes: Any) -> None:
+        self.sides[faction] = edit(self.sides[faction], **changes)
+
+    def spend(self, faction: int, amount: int, phase: int) -> None:
+        """Pay Source, counted as spent in `phase` (SPENT_MARKET, SPENT_BUILD or
+        SPENT_ONSLAUGHT)."""
+        side = self.sides[faction]
+        spent = list(side.spent)
+        spent[phase] += amount
+        self.side(faction, source=side.source - amount, spent=tuple(spent))
+
+
+def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """`items` less one copy of `item`."""
+    i = items.index(item)
+    return items[:i] + items[i + 1:]
+
+
+__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "SPENT_BUILD", "SPENT_MARKET",
+           "SPENT_ONSLAUGHT", "STAGES", "Band", "CloudspireState", "Landmark", "Side", "Spire",
+           "Work", "edit", "without"]

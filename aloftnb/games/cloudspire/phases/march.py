@@ -1,0 +1,142 @@
+"""How units move in the onslaught's move stage: a hero's moves (chosen by its faction, within
+its movement over the terrain it may cross), and the minions' march towards their mark (decided
+by the rules, step by step; friendly heroes in the way swap places)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ....kit.hexgrid import reachable
+from ..actions import A, CloudspireAction
+from ..map import FAR
+from ..state import Band, Work, edit
+
+if TYPE_CHECKING:
+    from ..rules import CloudspireRules
+
+
+def hero_moves(rules: CloudspireRules, s: Any, band: Band, start: str) -> list[CloudspireAction]:
+    _, _, movement, terrain = rules.stats(band)
+    free = rules.passable(s.slots, terrain).difference(rules.occupied(s))
+    seen = reachable(start, free, rules.neighbours, limit=movement)
+    return [A("move", at=start, to=h) for h in sorted(seen, key=rules.hex_index.__getitem__)
+            if h != start]
+
+
+def forced_hero(rules: CloudspireRules, s: Any, f: int) -> Band | None:
+    """A hero on top of the stack that must move now: before the march if minions are
+    under it, after the march if it is still on the stack."""
+    stack = s.sides[f].stack
+    if not stack or not rules.is_hero(stack[0]):
+        return None
+    if s.marched or any(not rules.is_hero(b) for b in stack[1:]):
+        return stack[0]
+    return None
+
+
+def move_hero(rules: CloudspireRules, w: Work, f: int, start: str, to: str) -> None:
+    if start == rules.gate_hexes[f] and not any(u.hex == start for u in w.units):
+        side = w.sides[f]
+        band = side.stack[0]
+        w.side(f, stack=side.stack[1:])
+        w.units.append(edit(band, hex=to, moved=True))
+        return
+    i = next(i for i, u in enumerate(w.units) if u.hex == start)
+    w.units[i] = edit(w.units[i], hex=to, moved=True)
+
+
+def march(rules: CloudspireRules, w: Work, f: int) -> None:
+    """Every minion of faction f moves, leading minion first (the one nearest its mark),
+    the deployment stack's minions last, top first."""
+    w.marched = True
+    gate = rules.gate_hexes[w.sides[f].mark] if w.sides[f].mark >= 0 else None
+    if gate is None:
+        return
+    moved: set[int] = set()  # ids of bands on the map that have marched
+    while True:
+        best, best_key = None, None
+        for u in w.units:
+            if u.owner != f or id(u) in moved or rules.is_hero(u):
+                continue
+            dist = rules.mark_distance(w.slots, rules.stats(u)[3], gate)
+            key = (dist.get(u.hex, FAR), rules.hex_index[u.hex])
+            if best_key is None or key < best_key:
+                best, best_key = u, key
+        if best is None:
+            break
+        new = step_minion(rules, w, best, best.hex, gate)
+        moved.add(id(new))
+    # then the stack, top first; a hero under the minions waits for the after-march moves
+    while True:
+        stack = w.sides[f].stack
+        if not stack or rules.is_hero(stack[0]):
+            break
+        band = stack[0]
+        spot = first_step(rules, w, band, rules.gate_hexes[f], gate)
+        if spot is None:  # RULING (blocked gate): it stays on the stack this turn
+            break
+        w.side(f, stack=stack[1:])
+        placed = edit(band, hex=rules.gate_hexes[f])
+        w.units.append(placed)
+        step_minion(rules, w, placed, rules.gate_hexes[f], gate)
+
+
+def first_step(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str) -> str | None:
+    return next_hex(rules, w, band, at, gate, set(), rules.occupied(w) - {at})
+
+
+def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, visited: set[str],
+             taken: set[str]) -> str | None:
+    """RULING (minion steps): each step goes to the free neighbour nearest the mark (the
+    lowest-numbered hex on a tie); if none is nearer, sideways to a free neighbour as near
+    that it has not stood on this move; a minion next to its mark's gate stays."""
+    terrain = rules.stats(band)[3]
+    dist = rules.mark_distance(w.slots, terrain, gate)
+    here = dist.get(at, FAR)
+    if here <= 1:
+        return None
+    ground = rules.passable(w.slots, terrain)
+    # a friendly hero in the way swaps places with the minion (never onto a gate hex)
+    heroes = set() if at in rules.walls else {
+        u.hex for u in w.units if u.owner == band.owner and rules.is_hero(u)
+        and (not rules.new_rulings or at in rules.passable(w.slots, rules.stats(u)[3]))}
+    # RULING (displacement, rulings 2): the terrain allowance has no exception for a
+    # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
+    # cannot fly) is not displaced: it blocks the minion like any other unit.
+    best, best_key = None, None
+    for nb in rules.neighbours[at]:
+        if nb not in ground or nb in visited or (nb in taken and nb not in heroes):
+            continue
+        d = dist.get(nb, FAR)
+        if d > here or (d == here and d >= FAR):
+            continue
+        key = (d, rules.hex_index[nb])
+        if best_key is None or key < best_key:
+            best, best_key = nb, key
+    return best
+
+
+def step_minion(rules: CloudspireRules, w: Work, band: Band, start: str, gate: str) -> Band:
+    """Move a minion its full movement (or until it cannot); friendly heroes in the way
+    swap places with it. Returns the band as it ends."""
+    movement = rules.stats(band)[2]
+    at, visited = start, {start}
+    taken = rules.occupied(w)
+    i = next(i for i, u in enumerate(w.units) if u is band)
+    for _ in range(movement):
+        nxt = next_hex(rules, w, band, at, gate, visited, taken - {at})
+        if nxt is None:
+            break
+        # a friendly hero on the way is displaced to where the minion stood
+        for j, u in enumerate(w.units):
+            if u.hex == nxt:
+                w.units[j] = edit(u, hex=at)
+        taken.discard(at)
+        taken.add(nxt)
+        if at == start and start == rules.gate_hexes[band.owner]:
+            taken.add(start)  # the gate stays a wall
+        visited.add(nxt)
+        at = nxt
+    new = edit(band, hex=at, moved=True)
+    w.units[i] = new
+    return new
