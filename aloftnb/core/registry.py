@@ -6,9 +6,9 @@ in a notebook registers its classes directly and gets a board, bots and metrics 
 
     aloftnb.register(DiceRules, hooks=DiceHooks())       # the name is DiceRules.name
 
-Hooks are any object (or module) with some of: `evaluate(rules, state, seat)` (greedy bots),
-`rewards(rules, state)` (MCTS outcome in 0..1 per seat), `measures(rules, state)` with `MEASURES`
-(per-game columns of `simulate`), `positions`/`position_grid`/`POSITION_AXES` (heat maps).
+Hooks are an `aloftnb.GameHooks` (core/hooks.py: every hook with its fallback). An older plain
+object or module with some of its parts is adopted into one when the game is registered, so
+nothing asks later what a game's hooks define.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import InvalidGame, UnknownGame
 from .chance import CHANCE
+from .hooks import NO_HOOKS, AnyHooks, adopt_hooks
 from .options import Option, _short_repr, whole_number_problem
 from .rules import Rules
 from .traits import Traits
@@ -36,6 +37,7 @@ class GameEntry:
 
 _GAMES: dict[str, GameEntry] = {}
 _LOADED: dict[tuple[str, str], Any] = {}
+_HOOKS: dict[str, AnyHooks] = {}  # each game's hooks as a GameHooks, adopted once
 _ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
 _BUILDING_IN = False  # True only while the built-in games are registered, below
 BUILT_IN_GAMES: dict[str, GameEntry] = {}  # filled below, once the built-in games are in
@@ -143,16 +145,18 @@ def register(rules: Any, target: Any = None, *, name: str | None = None, board: 
     if not isinstance(name, str) or not name:
         raise TypeError("a game needs a name: give the rules class a `name` or pass name=...")
     entry = GameEntry(name, rules, board, hooks)
-    if not _BUILDING_IN:
-        _check_entry(entry)  # a broken entry is never kept: it would break games() for everyone
+    if _BUILDING_IN:
+        _HOOKS.pop(name, None)  # adopted when first asked for (hooks_of)
+    else:  # a broken entry is never kept: it would break games() for everyone
+        _HOOKS[name] = _check_entry(entry)
     _GAMES[name] = entry
     for callback in _ON_REGISTER:
         callback(name)
 
 
-def _check_entry(entry: GameEntry) -> None:
+def _check_entry(entry: GameEntry) -> AnyHooks:
     """Load every part of an entry from outside and check what every game declares; raise
-    InvalidGame naming the game and the part."""
+    InvalidGame naming the game and the part. Returns the game's hooks as a GameHooks."""
     where = f"register({entry.name!r})"
     loaded: dict[str, Any] = {}
     for part in ("rules", "board", "hooks"):
@@ -195,6 +199,7 @@ def _check_entry(entry: GameEntry) -> None:
     except Exception as exc:
         raise InvalidGame(f"{where}: {rules.__name__}.describe() failed: "
                           f"{type(exc).__name__}: {exc}") from None
+    return adopt_hooks(loaded["hooks"], where)
 
 
 def on_register(callback: Any) -> None:
@@ -225,15 +230,20 @@ def board_class(game: str) -> Any:
     return _load(_entry(game), "board")
 
 
-def hooks_of(rules: Rules) -> Any:
-    """The playtest hooks registered for this rules object's game (None when it has none).
+def hooks_of(rules: Rules) -> AnyHooks:
+    """The playtest hooks registered for this rules object's game, as a GameHooks: the fallbacks
+    alone (`NO_HOOKS`) when it registered none.
 
     Only when `rules` is an instance of the registered class (or of a subclass keeping its name).
     """
     entry = _GAMES.get(getattr(rules, "name", None))  # type: ignore[arg-type]
     if entry is None or not isinstance(rules, _load(entry, "rules")):
-        return None
-    return _load(entry, "hooks")
+        return NO_HOOKS
+    hooks = _HOOKS.get(entry.name)
+    if hooks is None:  # a built-in game's, named by text: loaded when first asked for
+        hooks = _HOOKS[entry.name] = adopt_hooks(_load(entry, "hooks"),
+                                                 f"register({entry.name!r})")
+    return hooks
 
 
 def make_rules(game: str, players: int, **options: Any) -> Rules:
@@ -255,14 +265,14 @@ def is_built_in(game: str) -> bool:
 _BUILDING_IN = True
 register("aloftnb.games.balloons.rules:BalloonsRules", name="balloons",
          board="aloftnb.games.balloons.board:GameBoard",
-         hooks="aloftnb.games.balloons.metrics")
+         hooks="aloftnb.games.balloons.metrics:HOOKS")
 register("aloftnb.games.alu.rules:AluRules", name="alu",
-         board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics")
+         board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics:HOOKS")
 register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
          board="aloftnb.games.commodores.board:GameBoard",
-         hooks="aloftnb.games.commodores.metrics")
+         hooks="aloftnb.games.commodores.metrics:HOOKS")
 register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
          board="aloftnb.games.cloudspire.board:GameBoard",
-         hooks="aloftnb.games.cloudspire.metrics")
+         hooks="aloftnb.games.cloudspire.metrics:HOOKS")
 _BUILDING_IN = False
 BUILT_IN_GAMES.update(_GAMES)  # what a fresh process knows without any register() call

@@ -118,7 +118,7 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
         samples[f"score_seat_{seat}"] = ("mean", done[f"score_{seat}"].astype(float).tolist(),
                                          f"seat {seat}'s final score")
     hooks = hooks_for(df)
-    for name, description in getattr(hooks, "MEASURES", {}).items():
+    for name, description in (hooks.MEASURES if hooks is not None else {}).items():
         if name in done:
             samples[name] = ("mean", done[name].astype(float).tolist(), description)
     return samples

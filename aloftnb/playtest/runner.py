@@ -223,15 +223,14 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
                                          if phase_length[phase] else float("nan"))
     row["lead_changes"] = lead_changes
     row["score_spread"] = (max(final.values()) - min(final.values())) if finished else float("nan")
-    if hooks is not None and hasattr(hooks, "measures"):
-        if finished:
-            row.update(hooks.measures(rules, state))
-        else:  # an error row keeps the hook's columns, empty; a hook may refuse unfinished games
-            try:
-                row.update(dict.fromkeys(hooks.measures(rules, state), float("nan")))
-            except Exception:  # noqa: BLE001 - the frame fills these columns with NaN anyway
-                pass
-    if hooks is not None and hasattr(hooks, "positions"):
+    if finished:
+        row.update(hooks.measures(rules, state))
+    else:  # an error row keeps the hook's columns, empty; a hook may refuse unfinished games
+        try:
+            row.update(dict.fromkeys(hooks.measures(rules, state), float("nan")))
+        except Exception:  # noqa: BLE001 - the frame fills these columns with NaN anyway
+            pass
+    if hooks.POSITION_AXES is not None:  # the game records positions
         row["positions"] = " ".join(hooks.positions(rules, state)) if finished else ""
     row["error"] = error
     row["error_seat"] = error_seat if error_seat is not None else -1
