@@ -38,7 +38,7 @@ from .hooks import rank_rewards as rank_rewards
 from .hooks import score_evaluation as score_evaluation
 from .options import _short_repr, number_problem, whole_number_problem
 from .registry import hooks_of
-from .rules import Rules
+from .rules import AnyRules
 
 # Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
 # kernel for hours or grow memory without end.
@@ -62,14 +62,14 @@ class Bot:
     name = "bot"
     budget = "instant"  # what one decision may cost, for boards to show while the bot thinks
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """The bot's move. `stop`, when given, is asked now and then by bots that search: once it
         answers True they play the best move found so far (a board cancelling a thought, the
         browser's time budget). Every bot takes it; an instant bot may ignore it."""
         raise NotImplementedError
 
-    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose_index(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                      actions: list[Action]) -> int:
         """Where the action `choose` picks is in `actions` (the legal actions of `state`):
         what simulations record. ValueError when it is not there."""
@@ -99,12 +99,12 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         return actions[int(rng.random() * len(actions))]
 
-    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose_index(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                      actions: list[Action]) -> int:
         return int(rng.random() * len(actions))  # as `choose`, with no list to build or search
 
@@ -122,17 +122,17 @@ def index_of(actions: list[Action], action: Action) -> int:
 
 # -- per-game hooks ------------------------------------------------------------------------------
 # DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) live in core/hooks.py.
-def game_hooks(rules: Rules) -> AnyHooks:
+def game_hooks(rules: AnyRules) -> AnyHooks:
     """The game's registered playtest hooks (its GameHooks; every fallback when it has none)."""
     return hooks_of(rules)
 
 
-def evaluate(rules: Rules, state: Any, seat: int) -> float:
+def evaluate(rules: AnyRules, state: Any, seat: int) -> float:
     """How good `state` looks for `seat` (higher is better): the game's hook, else the score."""
     return hooks_of(rules).evaluate(rules, state, seat)
 
 
-def outcome_rewards(rules: Rules, state: Any) -> dict[int, float]:
+def outcome_rewards(rules: AnyRules, state: Any) -> dict[int, float]:
     """A finished game's reward in 0..1 per seat, for searching bots."""
     return hooks_of(rules).rewards(rules, state)
 
@@ -159,11 +159,11 @@ class GreedyBot(Bot):
     def spec(self) -> str:
         return "greedy" if self.samples == 2 else f"greedy:{self.samples}"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """`stop`: asked between actions; when it answers True the bot gives up, playing the
         best of the actions it has evaluated (at least one: a time budget may run out first)."""
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
@@ -179,7 +179,7 @@ class GreedyBot(Bot):
                 best.append(action)
         return best[int(rng.random() * len(best))]
 
-    def expected(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+    def expected(self, rules: AnyRules, state: Any, seat: int, rng: random.Random) -> float:
         """The evaluation of `state`, or its expectation when `state` is a chance step: over the
         listed outcomes (weighted by probability) when there are few, else over `samples` draws.
         Chance steps that follow the first are sampled (one level of expectation)."""
@@ -197,7 +197,7 @@ class GreedyBot(Bot):
         return f"GreedyBot(samples={self.samples})"
 
 
-def _settled_value(rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+def _settled_value(rules: AnyRules, state: Any, seat: int, rng: random.Random) -> float:
     """Evaluate after drawing any further chance steps (so evaluations see decision points)."""
     steps = 0
     while rules.is_chance(state) and steps < 1000:
@@ -274,17 +274,17 @@ class MCTSBot(Bot):
         return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
                 f"exploration={self.exploration!r})")
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """`stop`: asked every few iterations; when it answers True the search ends early."""
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         root = self.search(rules, state, seat, rng, stop)
         # Most visited; ties in legal-action order, so the choice is reproducible.
         return max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def search(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def search(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> _Node:
         """Run the search from `state` for `seat`; returns the root with its statistics."""
         root = _Node()
@@ -360,7 +360,7 @@ class MCTSBot(Bot):
         return root
 
 
-def default_iterations(rules: Rules) -> int:
+def default_iterations(rules: AnyRules) -> int:
     """The iterations of an MCTS bot at its default budget, in this configured game: the game's
     `mcts_iterations` hook, else DEFAULT_ITERATIONS. Some modes cost far more per iteration, and
     each game's default must stay within the time its rules page gives a decision."""

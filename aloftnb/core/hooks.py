@@ -166,7 +166,7 @@ def _check_values(source: object, where: str) -> None:
 
 def _check_function(source: object, name: str, where: str) -> Callable[..., Any] | None:
     """`source.name` when it is there, checked to take the hook's arguments."""
-    function = getattr(source, name, None)
+    function: object = getattr(source, name, None)
     if function is None:
         return None
     if not callable(function):

@@ -28,7 +28,7 @@ from .chance import chance_rng
 from .history import HistoryEntry as HistoryEntry
 from .options import is_whole_number, seed_problem, whole_number_problem
 from .registry import make_rules
-from .rules import Rules
+from .rules import AnyRules, Rules
 from .saves import READABLE_VERSIONS as READABLE_VERSIONS
 from .saves import SAVE_FORMAT as SAVE_FORMAT
 from .saves import SAVE_VERSION as SAVE_VERSION
@@ -44,7 +44,7 @@ CHANCE_STEP_LIMIT = 100_000  # chance steps in a row before the match gives up (
 class Match:
     """A game in progress. Create one with `aloftnb.new_match(game, players=..., seed=...)`."""
 
-    def __init__(self, rules: Rules, seed: int | None = None, *,
+    def __init__(self, rules: AnyRules, seed: int | None = None, *,
                  auto_chance: bool = True) -> None:
         if seed is None:
             seed = secrets.randbits(63)

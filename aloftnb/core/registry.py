@@ -21,7 +21,7 @@ from ..errors import InvalidGame, UnknownGame
 from .chance import CHANCE
 from .hooks import NO_HOOKS, AnyHooks, adopt_hooks
 from .options import Option, _short_repr, whole_number_problem
-from .rules import Rules
+from .rules import AnyRules, Rules
 from .traits import Traits
 
 
@@ -55,7 +55,7 @@ def _load(entry: GameEntry, part: str) -> Any:
     return _LOADED[key][1]
 
 
-def _guarded(cls: type[Rules]) -> type[Rules]:
+def _guarded(cls: type[AnyRules]) -> type[AnyRules]:
     """`cls` with the answers library code relies on checked as they are given.
 
     An outside game's mistake (no legal action in a position that is not over, a seat that does
@@ -63,7 +63,7 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
     not an IndexError deep in a bot. Built-in games are known good and run unchecked.
     """
 
-    def current_player(self: Rules, state: Any) -> int | None:
+    def current_player(self: AnyRules, state: Any) -> int | None:
         seat = cls.current_player(self, state)
         if seat is None:
             if not cls.is_over(self, state):
@@ -75,7 +75,7 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
                               "or None")
         return seat
 
-    def legal_actions(self: Rules, state: Any) -> list[Any]:
+    def legal_actions(self: AnyRules, state: Any) -> list[Any]:
         actions = cls.legal_actions(self, state)
         if not isinstance(actions, list):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned "
@@ -85,14 +85,14 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
                               "for the seat to move in a game that is not over")
         return actions
 
-    def view(self: Rules, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self: AnyRules, state: Any, seat: int | None) -> dict[str, Any]:
         seen = cls.view(self, state, seat)
         if not isinstance(seen, dict):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.view returned "
                               f"{_short_repr(seen)}, not a dict")
         return seen
 
-    def __reduce__(self: Rules) -> tuple[Any, ...]:
+    def __reduce__(self: AnyRules) -> tuple[Any, ...]:
         # pickled as the game's own class, guarded again when it is read back
         return _guarded_instance, (cls, self.__dict__.copy())
 
@@ -105,19 +105,19 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
 _GUARDED: dict[type, type] = {}
 
 
-def _guarded_class(cls: type[Rules]) -> type[Rules]:
+def _guarded_class(cls: type[AnyRules]) -> type[AnyRules]:
     if cls not in _GUARDED:
         _GUARDED[cls] = _guarded(cls)
     return _GUARDED[cls]
 
 
-def _guarded_instance(cls: type[Rules], attributes: dict[str, Any]) -> Rules:
+def _guarded_instance(cls: type[AnyRules], attributes: dict[str, Any]) -> AnyRules:
     rules = object.__new__(_guarded_class(cls))
     rules.__dict__.update(attributes)
     return rules
 
 
-def _rules_part(entry: GameEntry) -> type[Rules]:
+def _rules_part(entry: GameEntry) -> type[AnyRules]:
     """The rules class a registered game is played with (guarded when it comes from outside)."""
     cls = _load(entry, "rules")
     return cls if BUILT_IN_GAMES.get(entry.name) == entry else _guarded_class(cls)
@@ -221,7 +221,7 @@ def _entry(game: str) -> GameEntry:
     return _GAMES[game]
 
 
-def rules_class(game: str) -> type[Rules]:
+def rules_class(game: str) -> type[AnyRules]:
     return _rules_part(_entry(game))
 
 
@@ -230,7 +230,7 @@ def board_class(game: str) -> Any:
     return _load(_entry(game), "board")
 
 
-def hooks_of(rules: Rules) -> AnyHooks:
+def hooks_of(rules: AnyRules) -> AnyHooks:
     """The playtest hooks registered for this rules object's game, as a GameHooks: the fallbacks
     alone (`NO_HOOKS`) when it registered none.
 
@@ -246,7 +246,7 @@ def hooks_of(rules: Rules) -> AnyHooks:
     return hooks
 
 
-def make_rules(game: str, players: int, **options: Any) -> Rules:
+def make_rules(game: str, players: int, **options: Any) -> AnyRules:
     return rules_class(game)(players, **options)
 
 

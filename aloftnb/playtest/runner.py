@@ -17,7 +17,7 @@ from typing import Any
 from ..core.bots import Bot, IllegalChoice, game_hooks
 from ..core.chance import CHANCE, chance_rng, derive_seed
 from ..core.registry import make_rules
-from ..core.rules import Rules
+from ..core.rules import AnyRules
 from .measures import GameMeasures
 
 __all__ = ["GameSpec", "bot_rng", "derive_seed", "game_seed", "play_chunk", "play_game",
@@ -45,11 +45,11 @@ class GameSpec:
     # `bots` (the line-up) sitting at that seat. Empty: every game uses `bots` as they are.
     orders: tuple[tuple[int, ...], ...] = ()
 
-    def rules(self) -> Rules:
+    def rules(self) -> AnyRules:
         return make_rules(self.game, self.players, **self.options)
 
 
-def _remember_last_legal_actions(rules: Rules) -> None:
+def _remember_last_legal_actions(rules: AnyRules) -> None:
     """The runner and the bot both ask for the same state's legal actions: compute them once.
 
     Only on this worker's private rules object; states are immutable, so identity is enough.
@@ -69,7 +69,7 @@ def _remember_last_legal_actions(rules: Rules) -> None:
         pass  # a rules class with __slots__: no shortcut, same results
 
 
-def worker_rules(spec: GameSpec) -> Rules:
+def worker_rules(spec: GameSpec) -> AnyRules:
     """The rules object a worker plays its games with (built once: building one reads the
     game's data and its tables)."""
     rules = spec.rules()
@@ -78,7 +78,7 @@ def worker_rules(spec: GameSpec) -> Rules:
 
 
 def play_chunk(spec: GameSpec, run_seed: int, indices: list[int],
-               rules: Rules | None = None) -> list[dict[str, Any]]:
+               rules: AnyRules | None = None) -> list[dict[str, Any]]:
     """Play the games with these indices; one row dict each. Runs in a worker, with `rules`
     from `worker_rules(spec)` when it plays several chunks in a row."""
     if rules is None:
@@ -103,7 +103,7 @@ def seat_orders(bots: tuple[Bot, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(orders)
 
 
-def play_rotated_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+def play_rotated_game(rules: AnyRules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
     """Game `index` of a rotated run: deal index // len(orders), seated in one of the orders.
 
     Every order of a deal plays the same game seed, so the seatings differ only in who sits where.
@@ -118,7 +118,7 @@ def play_rotated_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -
     return row
 
 
-def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+def play_game(rules: AnyRules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
     """Play one game to the end with the spec's bots. A failing bot gives an error row.
 
     The loop plays; a GameMeasures (measures.py) it feeds gives the row's measure columns."""
