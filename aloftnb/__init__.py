@@ -9,6 +9,7 @@ from . import games  # a callable package: aloftnb.games() lists the games (see 
 from .core.action import Action
 from .core.bots import Bot, make_bot, register_bot_family
 from .core.chance import CHANCE
+from .core.hooks import GameHooks
 from .core.match import HistoryEntry, Match, new_match
 from .core.registry import make_rules, register
 from .core.rules import Rules
@@ -29,7 +30,7 @@ __version__ = "0.1.0"
 register_bot_family("openspiel-", "aloftnb.adapters.openspiel:bot_from_spec")
 
 __all__ = [
-    "Action", "AloftnbError", "Board", "CHANCE", "HistoryEntry", "IllegalAction",
+    "Action", "AloftnbError", "Board", "CHANCE", "GameHooks", "HistoryEntry", "IllegalAction",
     "InvalidGame", "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules",
     "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)

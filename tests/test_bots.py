@@ -19,8 +19,10 @@ from aloftnb.core.bots import (
     outcome_rewards,
     rank_rewards,
 )
-from aloftnb.core.registry import make_rules
+from aloftnb.core.hooks import NO_HOOKS
+from aloftnb.core.registry import hooks_of, make_rules
 from aloftnb.core.rules import Rules
+from aloftnb.games.balloons.metrics import BalloonsHooks
 
 
 class TakeAway(Rules):
@@ -169,7 +171,7 @@ def test_mcts_finds_the_winning_move_in_a_small_game():
 
 def test_greedy_takes_an_immediate_win_by_score_fallback():
     rules = TakeAway(2)
-    assert game_hooks(rules) is None  # no hooks module next to this test game: score fallback
+    assert game_hooks(rules) is NO_HOOKS  # an unregistered game: the score fallback
     for seed in range(5):
         assert GreedyBot().choose(rules, (2, 1, None), 1, random.Random(seed)) == Action(
             "take", n=2)
@@ -200,7 +202,7 @@ def test_single_legal_action_is_played_without_search():
 def test_balloons_hooks_are_found_and_rewards_are_in_range(finished_match):
     rules, state = finished_match.rules, finished_match.state
     hooks = game_hooks(rules)
-    assert hooks is not None and hooks.__name__ == "aloftnb.games.balloons.metrics"
+    assert isinstance(hooks, BalloonsHooks)
     rewards = outcome_rewards(rules, state)
     assert set(rewards) == {0, 1, 2}
     assert all(0.0 <= r <= 1.0 for r in rewards.values())
@@ -265,6 +267,8 @@ def test_mcts_cuts_long_playouts_short_with_the_games_estimate():
     assert hooks.calls == 50
     del CutOffHooks.PLAYOUT_DECISIONS  # without the limit the playouts run to the end
     try:
+        assert hooks_of(rules).PLAYOUT_DECISIONS == 3  # hooks are read when registered
+        aloftnb.register(LongTakeAway, hooks=hooks)
         hooks.calls = 0
         MCTSBot(iterations=20).search(rules, rules.initial_state(0), 0, random.Random(1))
         assert hooks.calls == 0

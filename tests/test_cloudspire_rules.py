@@ -819,23 +819,23 @@ def test_hooks_measure_gates_by_wave_spending_losses_and_spire_kills():
 
 
 def test_greedy_values_source_spent_well_over_source_held():
-    from aloftnb.games.cloudspire import metrics
+    from aloftnb.games.cloudspire.metrics import HOOKS
 
     rules = rules_for(2)
     s = build_state(rules, source=3)
     built = rules.apply(s, A("construct", spire="bellows_spire", at="1,-2", order="AR"))
-    assert metrics.evaluate(rules, built, 0) > metrics.evaluate(rules, s, 0)
-    est = metrics.estimate(rules, s)
+    assert HOOKS.evaluate(rules, built, 0) > HOOKS.evaluate(rules, s, 0)
+    est = HOOKS.estimate(rules, s)
     assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
 
 
 def test_measures_in_simulate_results_are_present_and_consistent():
-    from aloftnb.games.cloudspire.metrics import MEASURES
+    from aloftnb.games.cloudspire.metrics import HOOKS
 
     results = aloftnb.simulate("cloudspire", players=2, bots="greedy", games=6, seed=5,
                                workers=1, progress=False)
     assert (results["error"] == "").all()
-    assert set(MEASURES) <= set(results.columns)
+    assert set(HOOKS.MEASURES) <= set(results.columns)
     assert results["waves_played"].between(1, 4).all()
     # a game stops before the last wave only when a gate fell
     assert ((results["waves_played"] == 4) | (results["gate_fell"] == 1)).all()
@@ -867,19 +867,19 @@ def test_greedy_plays_every_phase_and_buys_at_the_market():
 
 
 def test_greedy_values_an_earthscape_placed_within_its_influence():
-    from aloftnb.games.cloudspire import metrics
+    from aloftnb.games.cloudspire.metrics import HOOKS
 
     rules = rules_for(2)
     s = build_state(rules)._replace(spires=(Spire(0, "bellows_spire", "1,-2", "AR"),))
     s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle",)), s.sides[1]))
-    before = metrics.evaluate(rules, s, 0)
+    before = HOOKS.evaluate(rules, s, 0)
     values = {}
     for action in rules.legal_actions(s):
         if action.type == "place":
             after = rules.apply(s, action)
             group_of, _ = rules.groups(after.slots)
             values[group_of[action.at] in rules.influence(after, 0)] = (
-                metrics.evaluate(rules, after, 0))
+                HOOKS.evaluate(rules, after, 0))
     assert values[True] > before  # within reach of its spires: worth placing
     assert values[False] < before  # out of reach: kept for later
 

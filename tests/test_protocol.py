@@ -462,7 +462,7 @@ def test_a_game_registered_from_outside_gets_its_board_and_hooks():
     try:
         match = harbour()
         assert isinstance(match.board(), HarbourBoard)  # anywidget subclasses per instance
-        assert isinstance(hooks_of(match.rules), HarbourHooks)
+        assert isinstance(hooks_of(match.rules).source, HarbourHooks)  # adopted when registered
         results = aloftnb.simulate("harbour", players=2, games=2, workers=1, progress=False)
         assert "breaches" in results  # the hooks' measures
     finally:
@@ -529,7 +529,7 @@ def test_a_broken_game_is_refused_and_never_kept(call):
 def test_registering_again_with_a_broken_part_keeps_the_working_game():
     with pytest.raises(aloftnb.InvalidGame):
         register(HarbourRules, hooks="no_such_module_anywhere")
-    assert isinstance(hooks_of(harbour().rules), HarbourHooks)
+    assert isinstance(hooks_of(harbour().rules).source, HarbourHooks)
 
 
 def test_outcome_of_a_game_in_progress_is_none():

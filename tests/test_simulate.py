@@ -271,15 +271,15 @@ def test_a_bot_class_defined_in_a_notebook_cell_runs_in_worker_processes(monkeyp
 
 def test_a_measures_hook_sees_only_finished_games(monkeypatch):
     """A hook may assume the game is over: error rows skip it and keep their place in the run."""
-    from aloftnb.games.balloons import metrics as balloon_hooks
+    from aloftnb.games.balloons.metrics import BalloonsHooks
 
-    original = balloon_hooks.measures
+    original = BalloonsHooks.measures
 
-    def finished_only(rules, state):
+    def finished_only(self, rules, state):
         assert rules.is_over(state), "measures called on an unfinished game"
-        return original(rules, state)
+        return original(self, rules, state)
 
-    monkeypatch.setattr(balloon_hooks, "measures", finished_only)
+    monkeypatch.setattr(BalloonsHooks, "measures", finished_only)
     df = simulate("balloons", players=3, bots=["random", ExplodingBot(after=2), "random"],
                   games=3, seed=4, workers=1, **QUIET)
     assert len(df) == 3 and df["error"].str.contains("boom").all()

@@ -62,11 +62,11 @@ class Action:
         inner = " ".join(f"{k}={v}" for k, v in self._params.items())
         return f"{self.type} {inner}".strip()
 
-    def __reduce__(self):  # lets actions cross process boundaries in simulations
+    def __reduce__(self) -> tuple[Any, ...]:  # lets actions cross processes in simulations
         return (_rebuild, (type(self), self.type, self._params))
 
 
-def _rebuild(cls, type_, params):
+def _rebuild(cls: type[Action], type_: str, params: dict[str, Any]) -> Action:
     return cls(type_, **params)
 
 

@@ -8,10 +8,11 @@ cannot see. Searching bots run on determinized states, so they never read hidden
 Every bot is deterministic given its `rng` (except MCTS with a time budget, which stops on the
 clock). `bot.spec` is a short text that `make_bot` turns back into the same bot ("mcts:500").
 
-Per-game knowledge lives in the game's playtest hooks, named when the game is registered
-(`aloftnb.register(..., hooks=...)`; the built-in games' are `aloftnb/games/<game>/metrics.py`):
-`evaluate(rules, state, seat) -> float` (greedy) and `rewards(rules, state) -> {seat: 0..1}`
-(MCTS outcomes). Both are optional; the outcome is the fallback.
+Per-game knowledge lives in the game's playtest hooks (a `GameHooks`, core/hooks.py), named when
+the game is registered (`aloftnb.register(..., hooks=...)`; the built-in games' are in
+`aloftnb/games/<game>/metrics.py`): `evaluate(rules, state, seat) -> float` (greedy),
+`rewards(rules, state) -> {seat: 0..1}` (MCTS outcomes), `PLAYOUT_DECISIONS` with `estimate` and
+`mcts_iterations` (MCTS). GameHooks answers each with its fallback (the score, the outcome).
 
 Chance: bots are never asked to move at a chance step, and never see an outcome before it is
 drawn. MCTS draws chance outcomes with its own generator inside its search; greedy takes the
@@ -31,9 +32,13 @@ from typing import Any
 from ..errors import AloftnbError
 from .action import Action
 from .chance import CHANCE
+from .hooks import DEFAULT_ITERATIONS as DEFAULT_ITERATIONS
+from .hooks import AnyHooks
+from .hooks import rank_rewards as rank_rewards
+from .hooks import score_evaluation as score_evaluation
 from .options import _short_repr, number_problem, whole_number_problem
 from .registry import hooks_of
-from .rules import Rules
+from .rules import AnyRules
 
 # Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
 # kernel for hours or grow memory without end.
@@ -57,14 +62,14 @@ class Bot:
     name = "bot"
     budget = "instant"  # what one decision may cost, for boards to show while the bot thinks
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """The bot's move. `stop`, when given, is asked now and then by bots that search: once it
         answers True they play the best move found so far (a board cancelling a thought, the
         browser's time budget). Every bot takes it; an instant bot may ignore it."""
         raise NotImplementedError
 
-    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose_index(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                      actions: list[Action]) -> int:
         """Where the action `choose` picks is in `actions` (the legal actions of `state`):
         what simulations record. ValueError when it is not there."""
@@ -94,12 +99,12 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         return actions[int(rng.random() * len(actions))]
 
-    def choose_index(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose_index(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                      actions: list[Action]) -> int:
         return int(rng.random() * len(actions))  # as `choose`, with no list to build or search
 
@@ -116,59 +121,20 @@ def index_of(actions: list[Action], action: Action) -> int:
 
 
 # -- per-game hooks ------------------------------------------------------------------------------
-def game_hooks(rules: Rules) -> Any:
-    """The game's registered playtest hooks (an object or module), or None when it has none."""
+# DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) live in core/hooks.py.
+def game_hooks(rules: AnyRules) -> AnyHooks:
+    """The game's registered playtest hooks (its GameHooks; every fallback when it has none)."""
     return hooks_of(rules)
 
 
-def score_evaluation(rules: Rules, state: Any, seat: int) -> float:
-    """Fallback evaluation: the seat's score ahead of (or, lower-wins, below) the best rival."""
-    scores = rules.scores(state)
-    sign = 1.0 if rules.higher_score_wins else -1.0
-    mine = sign * scores[seat]
-    rivals = [sign * s for p, s in scores.items() if p != seat]
-    return mine - max(rivals) if rivals else mine
-
-
-def evaluate(rules: Rules, state: Any, seat: int) -> float:
+def evaluate(rules: AnyRules, state: Any, seat: int) -> float:
     """How good `state` looks for `seat` (higher is better): the game's hook, else the score."""
-    hooks = game_hooks(rules)
-    if hooks is not None and hasattr(hooks, "evaluate"):
-        return hooks.evaluate(rules, state, seat)
-    return score_evaluation(rules, state, seat)
+    return hooks_of(rules).evaluate(rules, state, seat)
 
 
-def rank_rewards(rules: Rules, state: Any) -> dict[int, float]:
-    """Fallback reward in 0..1 per seat, from the outcome.
-
-    Win/loss games and cooperative games: 1 to each winner, 0 to the others. Scored games: the
-    share of rivals each seat beat, ties counting half."""
-    if rules.traits.utility == "win_loss" or rules.traits.cooperative:
-        result = rules.outcome(state)
-        winners = result.winners if result is not None else ()
-        return {seat: 1.0 if seat in winners else 0.0 for seat in range(rules.players)}
-    scores = rules.scores(state)
-    sign = 1.0 if rules.higher_score_wins else -1.0
-    seats = list(scores)
-    if len(seats) == 1:
-        return {seats[0]: 0.5}
-    rewards = {}
-    for seat in seats:
-        mine = sign * scores[seat]
-        beaten = sum(1.0 if mine > sign * scores[o] else 0.5 if mine == sign * scores[o] else 0.0
-                     for o in seats if o != seat)
-        rewards[seat] = beaten / (len(seats) - 1)
-    return rewards
-
-
-def outcome_rewards(rules: Rules, state: Any) -> dict[int, float]:
+def outcome_rewards(rules: AnyRules, state: Any) -> dict[int, float]:
     """A finished game's reward in 0..1 per seat, for searching bots."""
-    hooks = game_hooks(rules)
-    if hooks is not None and hasattr(hooks, "rewards"):
-        rewards = hooks.rewards(rules, state)
-        if rewards is not None:
-            return rewards
-    return rank_rewards(rules, state)
+    return hooks_of(rules).rewards(rules, state)
 
 
 # -- greedy --------------------------------------------------------------------------------------
@@ -193,11 +159,11 @@ class GreedyBot(Bot):
     def spec(self) -> str:
         return "greedy" if self.samples == 2 else f"greedy:{self.samples}"
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """`stop`: asked between actions; when it answers True the bot gives up, playing the
         best of the actions it has evaluated (at least one: a time budget may run out first)."""
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
@@ -213,7 +179,7 @@ class GreedyBot(Bot):
                 best.append(action)
         return best[int(rng.random() * len(best))]
 
-    def expected(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+    def expected(self, rules: AnyRules, state: Any, seat: int, rng: random.Random) -> float:
         """The evaluation of `state`, or its expectation when `state` is a chance step: over the
         listed outcomes (weighted by probability) when there are few, else over `samples` draws.
         Chance steps that follow the first are sampled (one level of expectation)."""
@@ -231,7 +197,7 @@ class GreedyBot(Bot):
         return f"GreedyBot(samples={self.samples})"
 
 
-def _settled_value(rules: Rules, state: Any, seat: int, rng: random.Random) -> float:
+def _settled_value(rules: AnyRules, state: Any, seat: int, rng: random.Random) -> float:
     """Evaluate after drawing any further chance steps (so evaluations see decision points)."""
     steps = 0
     while rules.is_chance(state) and steps < 1000:
@@ -308,17 +274,17 @@ class MCTSBot(Bot):
         return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
                 f"exploration={self.exploration!r})")
 
-    def choose(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
         """`stop`: asked every few iterations; when it answers True the search ends early."""
-        actions = rules.legal_actions(state)
+        actions: list[Action] = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
         root = self.search(rules, state, seat, rng, stop)
         # Most visited; ties in legal-action order, so the choice is reproducible.
         return max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def search(self, rules: Rules, state: Any, seat: int, rng: random.Random,
+    def search(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> _Node:
         """Run the search from `state` for `seat`; returns the root with its statistics."""
         root = _Node()
@@ -332,23 +298,24 @@ class MCTSBot(Bot):
         sample_chance = rules.sample_chance
         log = math.log
         hooks = game_hooks(rules)
-        cutoff = getattr(hooks, "PLAYOUT_DECISIONS", None)
-        estimate = getattr(hooks, "estimate", None)
-        if cutoff is None or estimate is None:
-            cutoff = math.inf
+        rewards_of, estimate = hooks.rewards, hooks.estimate
+        cutoff: float = math.inf if hooks.PLAYOUT_DECISIONS is None else hooks.PLAYOUT_DECISIONS
         done = 0
         while done < limit:
             if done % 16 == 0 and ((deadline is not None and time.perf_counter() >= deadline)
                                    or (stop is not None and stop())):
                 break
             world = rules.determinize(state, seat, rng)
-            node, path, movers = root, [], []
+            node = root
+            path: list[_Node] = []
+            movers: list[int] = []  # the seat that played into each node of `path`
             # Selection and expansion.
             while not is_over(world):
                 mover = player_of(world)
                 if mover == CHANCE:
                     world = apply(world, sample_chance(world, rng))
                     continue
+                assert mover is not None  # the game goes on: a seat moves
                 moves = legal(world)
                 children = node.children
                 untried = [a for a in moves if a not in children]
@@ -384,27 +351,20 @@ class MCTSBot(Bot):
                 moves = legal(world)
                 world = apply(world, moves[int(rng.random() * len(moves))])
                 decisions += 1
-            rewards = (outcome_rewards(rules, world) if is_over(world)
-                       else estimate(rules, world))  # type: ignore[misc]
+            rewards = rewards_of(rules, world) if is_over(world) else estimate(rules, world)
             for child, mover in zip(path, movers):
                 child.visits += 1
-                child.reward += rewards[mover]  # type: ignore[index]  # seats: chance makes no node
+                child.reward += rewards[mover]
             root.visits += 1
             done += 1
         return root
 
 
-# An MCTS bot given no budget searches this many iterations, or what the game's hooks set for
-# the configured game (`mcts_iterations(rules)`): some modes cost far more per iteration, and
-# each game's default must stay within the time its rules page gives a decision. Iterations, not
-# seconds, so that a seeded simulation gives the same games on every machine.
-DEFAULT_ITERATIONS = 1000
-
-
-def default_iterations(rules: Rules) -> int:
-    """The iterations of an MCTS bot at its default budget, in this configured game."""
-    hook = getattr(game_hooks(rules), "mcts_iterations", None)
-    return DEFAULT_ITERATIONS if hook is None else int(hook(rules))
+def default_iterations(rules: AnyRules) -> int:
+    """The iterations of an MCTS bot at its default budget, in this configured game: the game's
+    `mcts_iterations` hook, else DEFAULT_ITERATIONS. Some modes cost far more per iteration, and
+    each game's default must stay within the time its rules page gives a decision."""
+    return game_hooks(rules).mcts_iterations(rules)
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}

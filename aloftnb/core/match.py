@@ -1,6 +1,7 @@
 """The match: one game being played, with history, undo/redo, forks, edits and saves.
 
-Everything here is game-agnostic; a game only supplies its `Rules`.
+Everything here is game-agnostic; a game only supplies its `Rules`. A step of the history is a
+`HistoryEntry` (history.py); the save format and its checks are in saves.py.
 
 Chance steps are history steps too. By default (`auto_chance=True`) the match resolves each one
 as soon as it is reached, drawing from `chance_rng(seed, position)`, so play flows as if nothing
@@ -19,82 +20,32 @@ import secrets
 import warnings
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
 from .chance import chance_rng
-from .options import NOT_SET, is_whole_number, seed_problem, whole_number_problem
-from .registry import make_rules, rules_class
-from .rules import Rules
+from .history import HistoryEntry as HistoryEntry
+from .options import is_whole_number, seed_problem, whole_number_problem
+from .registry import make_rules
+from .rules import AnyRules, Rules
+from .saves import READABLE_VERSIONS as READABLE_VERSIONS
+from .saves import SAVE_FORMAT as SAVE_FORMAT
+from .saves import SAVE_VERSION as SAVE_VERSION
+from .saves import load_save, save_dict
 from .traits import Outcome
 
-SAVE_FORMAT = "aloftnb.match"
-# 2 added chance steps and auto_chance. 3: saves hold game data only (no derived texts), the
-# state's form (Rules.state_form), and a catalogue's data rather than a path or "the shipped one".
-SAVE_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+if TYPE_CHECKING:
+    from ..widget.board import Board
+
 CHANCE_STEP_LIMIT = 100_000  # chance steps in a row before the match gives up (a rules bug)
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One step of a match: an action a seat played, or an edit made from a cell."""
-
-    kind: str  # "action", "chance" (an outcome drawn or forced) or "edit"
-    seat: int | None
-    action: Action | None = None  # the action played, or the chance outcome
-    text: str = ""
-    edited: dict[str, Any] | None = None  # the state dict an edit installed
-    forced: bool = False  # a chance outcome chosen by a person rather than drawn
-    phase: str = ""  # the phase the step was taken in, for games that declare several
-    # (seat, text) for the viewers that may not see which step this was (None: spectators):
-    # what they read instead of `text` (Rules.hidden_text).
-    hidden: tuple[tuple[int | None, str], ...] = ()
-
-    @property
-    def is_decision(self) -> bool:
-        """A step a person (or bot) chose: an action, an edit or a forced outcome."""
-        return self.kind != "chance" or self.forced
-
-    def to_dict(self) -> dict[str, Any]:
-        if self.kind == "action":
-            assert self.action is not None
-            return {"kind": "action", "seat": self.seat, "action": self.action.to_dict()}
-        if self.kind == "chance":
-            assert self.action is not None
-            return {"kind": "chance", "outcome": self.action.to_dict(), "forced": self.forced}
-        return {"kind": "edit", "state": copy.deepcopy(self.edited)}  # saves never alias history
-
-    def seen_by(self, seat: int | None) -> bool:
-        """Whether `seat` (None: a spectator) may know which action or outcome this was."""
-        return all(viewer != seat for viewer, _ in self.hidden)
-
-    def text_for(self, seat: int | None) -> str:
-        """`text` as `seat` (None: a spectator) may read it."""
-        return next((text for viewer, text in self.hidden if viewer == seat), self.text)
-
-    def line_for(self, seat: int | None) -> str:
-        """The log line (`str(entry)`) as `seat` (None: a spectator) may read it."""
-        return self._line(self.text_for(seat))
-
-    def __str__(self) -> str:
-        return self._line(self.text)
-
-    def _line(self, text: str) -> str:
-        if self.kind == "edit":
-            return "edit: the state was changed from a cell"
-        where = f" ({self.phase})" if self.phase else ""
-        if self.kind == "chance":
-            return f"chance{where}: {text}" + (" (forced)" if self.forced else "")
-        return f"seat {self.seat}{where}: {text}"
 
 
 class Match:
     """A game in progress. Create one with `aloftnb.new_match(game, players=..., seed=...)`."""
 
-    def __init__(self, rules: Rules, seed: int | None = None, *, auto_chance: bool = True) -> None:
+    def __init__(self, rules: AnyRules, seed: int | None = None, *,
+                 auto_chance: bool = True) -> None:
         if seed is None:
             seed = secrets.randbits(63)
         problem = seed_problem(seed)
@@ -130,7 +81,7 @@ class Match:
         return copy.deepcopy(self.rules.options)
 
     @property
-    def state(self):
+    def state(self) -> Any:
         """The current immutable state snapshot (`.to_dict()` gives plain JSON data)."""
         return self._timeline[self._position - 1][1] if self._position else self._initial
 
@@ -196,7 +147,7 @@ class Match:
         """Every step, including undone ones that redo would bring back."""
         return [_handed_out(entry) for entry, _ in self._timeline]
 
-    def state_at(self, position: int):
+    def state_at(self, position: int) -> Any:
         """The state after `position` steps of the timeline (0 is the start)."""
         if whole_number_problem(position, 0, len(self._timeline)):
             raise AloftnbError(f"position must be 0..{len(self._timeline)}, not {position!r:.60}")
@@ -229,7 +180,7 @@ class Match:
         if self.rules.is_chance(state) and not self.rules.is_over(state):
             raise IllegalAction("the game is at a chance step: choose its outcome with "
                                 "match.force(...) or draw one with match.resolve_chance()")
-        act = self.rules.check_action(state, action)
+        act: Action = self.rules.check_action(state, action)
         seat = self.rules.current_player(state)
         text = self.rules.describe_action(state, act)
         entry = HistoryEntry("action", seat, act, text, phase=self._phase_name(state),
@@ -267,7 +218,7 @@ class Match:
         if not self.rules.is_chance(state):
             raise IllegalAction("this is not a chance step: nothing is drawn or rolled now "
                                 "(turn match.auto_chance off to stop at the next one)")
-        chosen = self.rules.check_chance(state, outcome)
+        chosen: Action = self.rules.check_chance(state, outcome)
         self._push_chance(state, chosen, forced=True)
         self._settle()
         self._notify("chance")
@@ -278,7 +229,7 @@ class Match:
         state = self.state
         if not self.rules.is_chance(state):
             raise IllegalAction("this is not a chance step: nothing is drawn or rolled now")
-        drawn = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
+        drawn: Action = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
         self._push_chance(state, drawn, forced=False)
         self._notify("chance")
         return drawn
@@ -523,19 +474,8 @@ class Match:
 
     # -- saving --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "game": self.game,
-            "players": self.players,
-            "seed": self.seed,
-            "auto_chance": self._auto_chance,
-            "options": self.rules.options_for_save(),
-            "timeline": [entry.to_dict() for entry, _ in self._timeline],
-            "position": self._position,
-            "state_form": self.rules.state_form,
-            "state": self.rules.state_data(self.state),
-        }
+        """The save as a dict (core/saves.py holds the format)."""
+        return save_dict(self)
 
     def to_json(self, indent: int | None = None) -> str:
         """Versioned JSON holding options, seed, the whole timeline and the current position."""
@@ -555,108 +495,10 @@ class Match:
         """Load a save's dict: its timeline is played again step by step, every chance step
         marked as drawn must be what the seed draws, and the result must be the saved state.
         Anything else raises InvalidSave naming the problem. Loading never opens a file."""
-        if not isinstance(data, dict):
-            raise InvalidSave("a save must be a JSON object")
-        if data.get("format") != SAVE_FORMAT:
-            raise InvalidSave(f"not an aloftnb match save (format is {data.get('format')!r:.60})")
-        version = data.get("version")
-        if version not in READABLE_VERSIONS or isinstance(version, bool):
-            raise InvalidSave(
-                f"save version {version!r:.60} is not supported (this aloftnb reads "
-                f"versions {', '.join(map(str, READABLE_VERSIONS))})"
-            )
-        auto_chance = data.get("auto_chance", True)
-        if not isinstance(auto_chance, bool):
-            raise InvalidSave(f"'auto_chance' must be true or false, not {auto_chance!r:.60}")
-        required = ("game", "players", "seed", "options", "timeline", "position", "state")
-        missing = [key for key in required if key not in data]
-        if missing:
-            raise InvalidSave(f"the save has no {missing[0]!r}")
-        if not isinstance(data["options"], dict) or not all(
-                isinstance(name, str) for name in data["options"]):
-            raise InvalidSave("'options' must be an object whose keys are option names")
-        if not isinstance(data["timeline"], list):
-            raise InvalidSave("'timeline' must be a list")
-        form = data.get("state_form", 1)  # saves before version 3 hold the first form
-        if not is_whole_number(form) or form < 1:
-            raise InvalidSave(f"'state_form' must be a whole number >= 1, not {form!r:.60}")
-        _refuse_file_options(data["game"], data["options"])
-        try:
-            options = _with_older_defaults(data["game"], data["options"])
-            rules = make_rules(data["game"], data["players"], **options)
-            match = cls(rules, data["seed"], auto_chance=False)  # the save lists every outcome
-        except AloftnbError as exc:
-            raise InvalidSave(f"the save's game settings are invalid: {exc}") from None
-        if form > rules.state_form:
-            raise InvalidSave(f"the save's states have form {form}, newer than this aloftnb's "
-                              f"{rules.state_form} for {rules.name}: it was written by a later "
-                              "version")
-        for number, step in enumerate(data["timeline"], start=1):
-            match._replay_step(number, step, form)
-        match._auto_chance = auto_chance
-        position = data["position"]
-        if not is_whole_number(position):
-            raise InvalidSave(f"'position' must be a whole number, not {position!r:.60}")
-        if not 0 <= position <= len(match._timeline):
-            raise InvalidSave(f"'position' {position} is outside the timeline")
-        match._position = position
-        # The saved state is a check on the timeline (which decides): comparable only in its own
-        # form. Derived keys (texts for drawings) are never compared: rewording one breaks nothing.
-        if form == rules.state_form:
-            saved = data["state"]
-            if isinstance(saved, dict):
-                saved = {k: v for k, v in saved.items() if k not in rules.derived_keys}
-            if rules.state_data(match.state) != saved:
-                raise InvalidSave(
-                    "the saved state does not match the one its history leads to "
-                    "(the file was edited or is corrupt)"
-                )
-        return match
-
-    def _replay_step(self, number: int, step: Any, form: int) -> None:
-        if not isinstance(step, dict) or step.get("kind") not in ("action", "chance", "edit"):
-            raise InvalidSave(f"timeline step {number} is not an action, a chance step or an edit")
-        try:
-            if step["kind"] == "chance":
-                self._replay_chance(number, step)
-            elif step["kind"] == "action":
-                seat = self.current_player
-                if not is_whole_number(step.get("seat")) or step.get("seat") != seat:
-                    raise InvalidSave(
-                        f"timeline step {number} says seat {step.get('seat')!r:.60} played, "
-                        f"but it was seat {seat}'s turn"
-                    )
-                self.play(step.get("action"))
-            else:
-                edited = step.get("state")
-                if isinstance(edited, dict) and form < self.rules.state_form:
-                    edited = self.rules.upgrade_state_dict(copy.deepcopy(edited), form)
-                self.set_state(edited)
-        except (IllegalAction, InvalidState) as exc:
-            raise InvalidSave(f"timeline step {number} cannot be replayed: {exc}") from None
-
-    def _replay_chance(self, number: int, step: dict[str, Any]) -> None:
-        forced = step.get("forced", False)
-        if not isinstance(forced, bool):
-            raise InvalidSave(f"timeline step {number}: 'forced' must be true or false")
-        state = self.state
-        if not self.rules.is_chance(state):
-            raise InvalidSave(f"timeline step {number} is a chance outcome, but the game "
-                              "was not at a chance step")
-        outcome = self.rules.check_chance(state, step.get("outcome"))
-        if not forced:
-            # A drawn outcome is the seed's: a save cannot say chance did something else.
-            drawn = self.rules.sample_chance(state, chance_rng(self.seed, self._position))
-            if drawn != outcome:
-                raise InvalidSave(
-                    f"timeline step {number} says chance drew "
-                    f"{self.rules.describe_chance(state, outcome)!r:.120}, but this match's seed "
-                    f"draws {self.rules.describe_chance(state, drawn)!r:.120} there (an outcome "
-                    "a person chose must be marked forced; was the seed changed?)")
-        self._push_chance(state, outcome, forced)
+        return load_save(cls, data)
 
     # -- display -------------------------------------------------------------------------------
-    def board(self, **kwargs: Any):
+    def board(self, **kwargs: Any) -> Board:
         """An interactive board widget for this match (needs a Jupyter front end to display)."""
         from ..widget import board_for
 
@@ -673,30 +515,6 @@ class Match:
         else:
             status = f"seat {self.current_player} to play"
         return f"<Match {self.game}, {self.players} players, step {self._position}, {status}>"
-
-
-def _refuse_file_options(game: Any, options: dict[str, Any]) -> None:
-    """A save holds a catalogue's data: a path in it would make loading read a local file."""
-    try:
-        spec = rules_class(game).option_spec
-    except AloftnbError:
-        return  # make_rules says what is wrong with the game's name
-    for name, option in spec.items():
-        if option.from_file and isinstance(options.get(name), str):
-            raise InvalidSave(f"the save's option {name!r} is a file path; a save holds the "
-                              f"{name}'s data itself, and loading a save never opens a file")
-
-
-def _with_older_defaults(game: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """The save's options, with the value each option the save does not list had before the
-    option was added (Option.older_saves): a rule made optional later keeps its old form."""
-    try:
-        spec = rules_class(game).option_spec
-    except AloftnbError:
-        return options  # make_rules says what is wrong with the game's name
-    older = {name: option.older_saves for name, option in spec.items()
-             if name not in options and option.older_saves is not NOT_SET}
-    return {**options, **copy.deepcopy(older)}
 
 
 def _options_text(options: dict[str, Any]) -> str:

@@ -29,7 +29,7 @@ class Option:
     name: str
     default: Any
     description: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
     default_note: str | None = None
     # The value a save written before this option existed loads with (NOT_SET: the default).
@@ -188,4 +188,5 @@ class DataReader:
         if not is_whole_number(value) or not low <= value <= high:
             raise self.fail(where, f"must be a whole number {low}..{high}, not "
                                    f"{_short_repr(value)}")
-        return value
+        whole: int = value
+        return whole

@@ -6,9 +6,9 @@ in a notebook registers its classes directly and gets a board, bots and metrics 
 
     aloftnb.register(DiceRules, hooks=DiceHooks())       # the name is DiceRules.name
 
-Hooks are any object (or module) with some of: `evaluate(rules, state, seat)` (greedy bots),
-`rewards(rules, state)` (MCTS outcome in 0..1 per seat), `measures(rules, state)` with `MEASURES`
-(per-game columns of `simulate`), `positions`/`position_grid`/`POSITION_AXES` (heat maps).
+Hooks are an `aloftnb.GameHooks` (core/hooks.py: every hook with its fallback). An older plain
+object or module with some of its parts is adopted into one when the game is registered, so
+nothing asks later what a game's hooks define.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from typing import Any
 
 from ..errors import InvalidGame, UnknownGame
 from .chance import CHANCE
+from .hooks import NO_HOOKS, AnyHooks, adopt_hooks
 from .options import Option, _short_repr, whole_number_problem
-from .rules import Rules
+from .rules import AnyRules, Rules
 from .traits import Traits
 
 
@@ -36,6 +37,7 @@ class GameEntry:
 
 _GAMES: dict[str, GameEntry] = {}
 _LOADED: dict[tuple[str, str], Any] = {}
+_HOOKS: dict[str, AnyHooks] = {}  # each game's hooks as a GameHooks, adopted once
 _ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
 _BUILDING_IN = False  # True only while the built-in games are registered, below
 BUILT_IN_GAMES: dict[str, GameEntry] = {}  # filled below, once the built-in games are in
@@ -53,7 +55,7 @@ def _load(entry: GameEntry, part: str) -> Any:
     return _LOADED[key][1]
 
 
-def _guarded(cls: type[Rules]) -> type[Rules]:
+def _guarded(cls: type[AnyRules]) -> type[AnyRules]:
     """`cls` with the answers library code relies on checked as they are given.
 
     An outside game's mistake (no legal action in a position that is not over, a seat that does
@@ -61,7 +63,7 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
     not an IndexError deep in a bot. Built-in games are known good and run unchecked.
     """
 
-    def current_player(self: Rules, state: Any) -> int | None:
+    def current_player(self: AnyRules, state: Any) -> int | None:
         seat = cls.current_player(self, state)
         if seat is None:
             if not cls.is_over(self, state):
@@ -73,7 +75,7 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
                               "or None")
         return seat
 
-    def legal_actions(self: Rules, state: Any) -> list[Any]:
+    def legal_actions(self: AnyRules, state: Any) -> list[Any]:
         actions = cls.legal_actions(self, state)
         if not isinstance(actions, list):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned "
@@ -83,14 +85,14 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
                               "for the seat to move in a game that is not over")
         return actions
 
-    def view(self: Rules, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self: AnyRules, state: Any, seat: int | None) -> dict[str, Any]:
         seen = cls.view(self, state, seat)
         if not isinstance(seen, dict):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.view returned "
                               f"{_short_repr(seen)}, not a dict")
         return seen
 
-    def __reduce__(self: Rules) -> tuple[Any, ...]:
+    def __reduce__(self: AnyRules) -> tuple[Any, ...]:
         # pickled as the game's own class, guarded again when it is read back
         return _guarded_instance, (cls, self.__dict__.copy())
 
@@ -103,19 +105,19 @@ def _guarded(cls: type[Rules]) -> type[Rules]:
 _GUARDED: dict[type, type] = {}
 
 
-def _guarded_class(cls: type[Rules]) -> type[Rules]:
+def _guarded_class(cls: type[AnyRules]) -> type[AnyRules]:
     if cls not in _GUARDED:
         _GUARDED[cls] = _guarded(cls)
     return _GUARDED[cls]
 
 
-def _guarded_instance(cls: type[Rules], attributes: dict[str, Any]) -> Rules:
+def _guarded_instance(cls: type[AnyRules], attributes: dict[str, Any]) -> AnyRules:
     rules = object.__new__(_guarded_class(cls))
     rules.__dict__.update(attributes)
     return rules
 
 
-def _rules_part(entry: GameEntry) -> type[Rules]:
+def _rules_part(entry: GameEntry) -> type[AnyRules]:
     """The rules class a registered game is played with (guarded when it comes from outside)."""
     cls = _load(entry, "rules")
     return cls if BUILT_IN_GAMES.get(entry.name) == entry else _guarded_class(cls)
@@ -143,16 +145,18 @@ def register(rules: Any, target: Any = None, *, name: str | None = None, board: 
     if not isinstance(name, str) or not name:
         raise TypeError("a game needs a name: give the rules class a `name` or pass name=...")
     entry = GameEntry(name, rules, board, hooks)
-    if not _BUILDING_IN:
-        _check_entry(entry)  # a broken entry is never kept: it would break games() for everyone
+    if _BUILDING_IN:
+        _HOOKS.pop(name, None)  # adopted when first asked for (hooks_of)
+    else:  # a broken entry is never kept: it would break games() for everyone
+        _HOOKS[name] = _check_entry(entry)
     _GAMES[name] = entry
     for callback in _ON_REGISTER:
         callback(name)
 
 
-def _check_entry(entry: GameEntry) -> None:
+def _check_entry(entry: GameEntry) -> AnyHooks:
     """Load every part of an entry from outside and check what every game declares; raise
-    InvalidGame naming the game and the part."""
+    InvalidGame naming the game and the part. Returns the game's hooks as a GameHooks."""
     where = f"register({entry.name!r})"
     loaded: dict[str, Any] = {}
     for part in ("rules", "board", "hooks"):
@@ -195,6 +199,7 @@ def _check_entry(entry: GameEntry) -> None:
     except Exception as exc:
         raise InvalidGame(f"{where}: {rules.__name__}.describe() failed: "
                           f"{type(exc).__name__}: {exc}") from None
+    return adopt_hooks(loaded["hooks"], where)
 
 
 def on_register(callback: Any) -> None:
@@ -216,7 +221,7 @@ def _entry(game: str) -> GameEntry:
     return _GAMES[game]
 
 
-def rules_class(game: str) -> type[Rules]:
+def rules_class(game: str) -> type[AnyRules]:
     return _rules_part(_entry(game))
 
 
@@ -225,18 +230,23 @@ def board_class(game: str) -> Any:
     return _load(_entry(game), "board")
 
 
-def hooks_of(rules: Rules) -> Any:
-    """The playtest hooks registered for this rules object's game (None when it has none).
+def hooks_of(rules: AnyRules) -> AnyHooks:
+    """The playtest hooks registered for this rules object's game, as a GameHooks: the fallbacks
+    alone (`NO_HOOKS`) when it registered none.
 
     Only when `rules` is an instance of the registered class (or of a subclass keeping its name).
     """
     entry = _GAMES.get(getattr(rules, "name", None))  # type: ignore[arg-type]
     if entry is None or not isinstance(rules, _load(entry, "rules")):
-        return None
-    return _load(entry, "hooks")
+        return NO_HOOKS
+    hooks = _HOOKS.get(entry.name)
+    if hooks is None:  # a built-in game's, named by text: loaded when first asked for
+        hooks = _HOOKS[entry.name] = adopt_hooks(_load(entry, "hooks"),
+                                                 f"register({entry.name!r})")
+    return hooks
 
 
-def make_rules(game: str, players: int, **options: Any) -> Rules:
+def make_rules(game: str, players: int, **options: Any) -> AnyRules:
     return rules_class(game)(players, **options)
 
 
@@ -255,14 +265,14 @@ def is_built_in(game: str) -> bool:
 _BUILDING_IN = True
 register("aloftnb.games.balloons.rules:BalloonsRules", name="balloons",
          board="aloftnb.games.balloons.board:GameBoard",
-         hooks="aloftnb.games.balloons.metrics")
+         hooks="aloftnb.games.balloons.metrics:HOOKS")
 register("aloftnb.games.alu.rules:AluRules", name="alu",
-         board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics")
+         board="aloftnb.games.alu.board:GameBoard", hooks="aloftnb.games.alu.metrics:HOOKS")
 register("aloftnb.games.commodores.rules:CommodoresRules", name="commodores",
          board="aloftnb.games.commodores.board:GameBoard",
-         hooks="aloftnb.games.commodores.metrics")
+         hooks="aloftnb.games.commodores.metrics:HOOKS")
 register("aloftnb.games.cloudspire.rules:CloudspireRules", name="cloudspire",
          board="aloftnb.games.cloudspire.board:GameBoard",
-         hooks="aloftnb.games.cloudspire.metrics")
+         hooks="aloftnb.games.cloudspire.metrics:HOOKS")
 _BUILDING_IN = False
 BUILT_IN_GAMES.update(_GAMES)  # what a fresh process knows without any register() call

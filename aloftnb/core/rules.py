@@ -21,7 +21,7 @@ import importlib
 import random
 import weakref
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, ActionTypes, parse_action_dict
@@ -42,7 +42,7 @@ StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Action)
 
 
-def declares_encoding(rules_class: type[Rules]) -> bool:
+def declares_encoding(rules_class: type[AnyRules]) -> bool:
     """Whether a rules class numbers its actions and observations (an `encoding` module, or the
     methods overridden), so the adapters can offer it."""
     return bool(rules_class.encoding) or (
@@ -236,7 +236,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def _apply_by_flow(self, state: StateT, action: ActionT) -> StateT:
         """`apply` for a game with a flow: the handler its phase and stage declare."""
         assert self.flow is not None
-        return self.flow.apply(self, state, action)
+        after: StateT = self.flow.apply(self, state, action)
+        return after
 
     def _legal_by_flow(self, state: StateT) -> list[ActionT]:
         """`legal_actions` for a game with a flow: nothing once it is over, the chance outcomes
@@ -312,7 +313,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
         Default: a `state_class` record read field by field, then `check_state`."""
         if self.state_class is None:
             raise NotImplementedError(f"{self.name} needs state_from_dict, or a state_class")
-        state = record_from_dict(self.state_class, data)
+        state: StateT = record_from_dict(self.state_class, data)
         self.check_state(state)
         return state
 
@@ -473,7 +474,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     def action_from_index(self, index: int) -> ActionT:
         """The decision with that index (legal or not in any given state)."""
-        return self._encoding_function("action_from_index", "action")(self, index)
+        action: ActionT = self._encoding_function("action_from_index", "action")(self, index)
+        return action
 
     def max_chance_outcomes(self) -> int:
         """How many distinct chance outcomes the enumeration has (0: the game has no chance)."""
@@ -505,12 +507,14 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def observation(self, state: StateT, seat: int) -> list[float]:
         """`seat`'s observation, flattened: numbers in 0..1 read from `view(state, seat)` only."""
         build = self._encoding_function("observation", "observation")
-        return build(self, self.view(state, seat), seat)
+        observation: list[float] = build(self, self.view(state, seat), seat)
+        return observation
 
     def observation_string(self, state: StateT, seat: int) -> str:
         """`seat`'s observation as readable text, from `view(state, seat)` only."""
         build = self._encoding_function("observation_string", "observation")
-        return build(self, self.view(state, seat), seat)
+        text: str = build(self, self.view(state, seat), seat)
+        return text
 
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
@@ -531,6 +535,10 @@ class Rules(ABC, Generic[StateT, ActionT]):
         return [f"action:{action.type}"]
 
 
+# Any game's rules, for game-agnostic code (the match, bots, the runner): its state is opaque there.
+AnyRules: TypeAlias = Rules[Any, Any]
+
+
 def _same_state(a: Any, b: Any) -> bool:
     """Equal and of the same types all the way down (True is not 1, 1.0 is not 1)."""
     if type(a) is not type(b) and not (isinstance(a, tuple) and isinstance(b, tuple)):
@@ -538,7 +546,7 @@ def _same_state(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         return len(a) == len(b) and all(_same_state(x, y) for x, y in zip(a, b))
     if isinstance(a, Rules):
-        return a == b
+        return bool(a == b)
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 (an object that cannot compare is not the same state)

@@ -8,6 +8,7 @@ Imported lazily: pandas and bokeh load only when these are used.
 """
 
 from importlib import import_module
+from typing import Any
 
 _EXPORTS = {
     "simulate": "simulation", "results_match": "simulation",
@@ -32,7 +33,7 @@ __all__ = [
 FULL_INSTALL = ("pandas", "bokeh", "jupyter_bokeh", "numpy")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         try:
             module = import_module(f".{_EXPORTS[name]}", __name__)

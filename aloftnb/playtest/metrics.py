@@ -15,7 +15,9 @@ from typing import Any
 import pandas as pd
 
 from ..core.bots import game_hooks
+from ..core.hooks import AnyHooks
 from ..core.registry import make_rules
+from ..core.rules import AnyRules
 from ..errors import AloftnbError
 from .stats import mean_interval, wilson_interval
 
@@ -57,7 +59,7 @@ def seats(df: pd.DataFrame) -> int:
     return int(df["players"].iloc[0]) if len(df) else 0
 
 
-def rules_for(df: pd.DataFrame):
+def rules_for(df: pd.DataFrame) -> AnyRules | None:
     """The rules the results were played with, from their first row (None when empty)."""
     if not len(df):
         return None
@@ -66,7 +68,7 @@ def rules_for(df: pd.DataFrame):
     return make_rules(str(row["game"]), int(row["players"]), **options)
 
 
-def hooks_for(df: pd.DataFrame):
+def hooks_for(df: pd.DataFrame) -> AnyHooks | None:
     """The game's hooks (MEASURES, positions...), from the results' first row."""
     rules = rules_for(df)
     return None if rules is None else game_hooks(rules)
@@ -118,7 +120,7 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
         samples[f"score_seat_{seat}"] = ("mean", done[f"score_{seat}"].astype(float).tolist(),
                                          f"seat {seat}'s final score")
     hooks = hooks_for(df)
-    for name, description in getattr(hooks, "MEASURES", {}).items():
+    for name, description in (hooks.MEASURES if hooks is not None else {}).items():
         if name in done:
             samples[name] = ("mean", done[name].astype(float).tolist(), description)
     return samples
@@ -126,7 +128,7 @@ def metric_samples(df: pd.DataFrame) -> dict[str, tuple[str, list[float], str]]:
 
 def seat_bot_label(done: pd.DataFrame, seat: int) -> str:
     """The bot at `seat`: its spec, or "rotated: a, b" when several bots took turns there."""
-    specs = done[f"bot_{seat}"].astype(str).unique().tolist() if len(done) else []
+    specs: list[str] = done[f"bot_{seat}"].astype(str).unique().tolist() if len(done) else []
     if len(specs) == 1:
         return specs[0]
     return "rotated: " + ", ".join(sorted(specs)) if specs else ""

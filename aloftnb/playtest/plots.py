@@ -140,12 +140,15 @@ def position_heatmap(df: pd.DataFrame) -> figure | None:
     """Where pieces end up (balloons: column x altitude), for games whose hooks give positions."""
     check_results(df)
     hooks = hooks_for(df)
-    if hooks is None or "positions" not in df or not hasattr(hooks, "position_grid"):
+    if hooks is None or "positions" not in df:
         return None
     row = df.iloc[0]
     rules = make_rules(str(row["game"]), int(row["players"]), **json.loads(row["options"]))
-    width, height = hooks.position_grid(rules)
-    x_name, y_name = getattr(hooks, "POSITION_AXES", ("x", "y"))
+    grid = hooks.position_grid(rules)
+    if grid is None:
+        return None
+    width, height = grid
+    x_name, y_name = hooks.POSITION_AXES or ("x", "y")
     counts: Counter[tuple[int, int]] = Counter()
     for text in finished_games(df)["positions"].fillna(""):
         for cell in str(text).split():

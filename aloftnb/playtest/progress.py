@@ -38,7 +38,9 @@ class ProgressBar:
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         if self.notebook:
             import ipywidgets
-            from IPython.display import display
+            from IPython.display import display as ipython_display
+
+            display: Callable[..., object] = ipython_display  # IPython leaves it untyped
 
             bar = ipywidgets.IntProgress(value=0, min=0, max=max(total, 1), description=label)
             text = ipywidgets.Label(value=self._text())

@@ -17,7 +17,8 @@ from typing import Any
 from ..core.bots import Bot, IllegalChoice, game_hooks
 from ..core.chance import CHANCE, chance_rng, derive_seed
 from ..core.registry import make_rules
-from ..core.rules import Rules
+from ..core.rules import AnyRules
+from .measures import GameMeasures
 
 __all__ = ["GameSpec", "bot_rng", "derive_seed", "game_seed", "play_chunk", "play_game",
            "worker_rules"]
@@ -44,11 +45,11 @@ class GameSpec:
     # `bots` (the line-up) sitting at that seat. Empty: every game uses `bots` as they are.
     orders: tuple[tuple[int, ...], ...] = ()
 
-    def rules(self) -> Rules:
+    def rules(self) -> AnyRules:
         return make_rules(self.game, self.players, **self.options)
 
 
-def _remember_last_legal_actions(rules: Rules) -> None:
+def _remember_last_legal_actions(rules: AnyRules) -> None:
     """The runner and the bot both ask for the same state's legal actions: compute them once.
 
     Only on this worker's private rules object; states are immutable, so identity is enough.
@@ -57,7 +58,7 @@ def _remember_last_legal_actions(rules: Rules) -> None:
     compute = rules.legal_actions
     last: list[Any] = [None, []]
 
-    def legal_actions(state: Any) -> list:
+    def legal_actions(state: Any) -> list[Any]:
         if state is not last[0]:
             last[0], last[1] = state, compute(state)
         return list(last[1])
@@ -68,7 +69,7 @@ def _remember_last_legal_actions(rules: Rules) -> None:
         pass  # a rules class with __slots__: no shortcut, same results
 
 
-def worker_rules(spec: GameSpec) -> Rules:
+def worker_rules(spec: GameSpec) -> AnyRules:
     """The rules object a worker plays its games with (built once: building one reads the
     game's data and its tables)."""
     rules = spec.rules()
@@ -77,7 +78,7 @@ def worker_rules(spec: GameSpec) -> Rules:
 
 
 def play_chunk(spec: GameSpec, run_seed: int, indices: list[int],
-               rules: Rules | None = None) -> list[dict[str, Any]]:
+               rules: AnyRules | None = None) -> list[dict[str, Any]]:
     """Play the games with these indices; one row dict each. Runs in a worker, with `rules`
     from `worker_rules(spec)` when it plays several chunks in a row."""
     if rules is None:
@@ -102,7 +103,7 @@ def seat_orders(bots: tuple[Bot, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(orders)
 
 
-def play_rotated_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+def play_rotated_game(rules: AnyRules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
     """Game `index` of a rotated run: deal index // len(orders), seated in one of the orders.
 
     Every order of a deal plays the same game seed, so the seatings differ only in who sits where.
@@ -117,29 +118,22 @@ def play_rotated_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -
     return row
 
 
-def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
-    """Play one game to the end with the spec's bots. A failing bot gives an error row."""
+def play_game(rules: AnyRules, spec: GameSpec, run_seed: int, index: int) -> dict[str, Any]:
+    """Play one game to the end with the spec's bots. A failing bot gives an error row.
+
+    The loop plays; a GameMeasures (measures.py) it feeds gives the row's measure columns."""
     seed = game_seed(run_seed, index)
     bots = spec.bots
     rngs = [bot_rng(seed, seat) for seat in range(rules.players)]
-    hooks = game_hooks(rules)
     state = rules.initial_state(seed)
+    measured = GameMeasures(rules, state)
     moves: list[int] = []  # decisions only: chance steps are drawn again on replay
     steps = 0  # decisions and chance steps: the position a Match would be at
-    chance_steps = 0
-    branching = 0
-    by_phase = len(rules.phases) > 1
-    phase_length = dict.fromkeys(rules.phases, 0)
-    phase_branching = dict.fromkeys(rules.phases, 0)
-    leader: int | None = None
-    lead_changes = 0
     error = ""
     error_seat: int | None = None
     legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
                                         rules.current_player)
-    round_of, phase_of, sample_chance = rules.round, rules.phase, rules.sample_chance
-    sign = 1 if rules.higher_score_wins else -1
-    round_now = round_of(state)
+    sample_chance = rules.sample_chance
     over = is_over(state)
     while not over:
         if steps >= spec.max_steps:
@@ -154,14 +148,10 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
                 error = f"the rules raised {type(exc).__name__} at a chance step: {exc}"
                 break
             steps += 1
-            chance_steps += 1
+            measured.chance_step()
         else:
             actions = legal(state)
-            branching += len(actions)
-            if by_phase:
-                phase = phase_of(state)
-                phase_length[phase] += 1
-                phase_branching[phase] += len(actions)
+            measured.decision(state, actions)
             bot = bots[seat]
             try:
                 choice = bot.choose_index(rules, state, seat, rngs[seat], actions)
@@ -181,18 +171,8 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
                 error = f"the rules raised {type(exc).__name__} applying {action}: {exc}"
                 break
             steps += 1
-        # The leader when a round (as the game declares rounds) ends, and at the end.
         over = is_over(state)
-        new_round = round_now if over else round_of(state)
-        if over or new_round != round_now:
-            round_now = new_round
-            running = rules.scores(state)
-            best = max(sign * v for v in running.values())
-            top = [p for p, v in running.items() if sign * v == best]
-            if len(top) == 1 and len(running) > 1:
-                if leader is not None and top[0] != leader:
-                    lead_changes += 1
-                leader = top[0]
+        measured.stepped(state, over)
     row: dict[str, Any] = {
         "game_index": index,
         "seed": seed,
@@ -213,26 +193,8 @@ def play_game(rules: Rules, spec: GameSpec, run_seed: int, index: int) -> dict[s
         row[f"win_{seat}"] = (1 if seat in winners else 0) if finished else float("nan")
     row["winners"] = " ".join(str(w) for w in winners)
     row["reason"] = result.reason if result is not None else ""
-    row["length"] = len(moves)
-    row["chance_steps"] = chance_steps
-    row["branching"] = branching / len(moves) if moves else 0.0
-    if by_phase:
-        for phase in rules.phases:
-            row[f"length_{phase}"] = phase_length[phase]
-            row[f"branching_{phase}"] = (phase_branching[phase] / phase_length[phase]
-                                         if phase_length[phase] else float("nan"))
-    row["lead_changes"] = lead_changes
-    row["score_spread"] = (max(final.values()) - min(final.values())) if finished else float("nan")
-    if hooks is not None and hasattr(hooks, "measures"):
-        if finished:
-            row.update(hooks.measures(rules, state))
-        else:  # an error row keeps the hook's columns, empty; a hook may refuse unfinished games
-            try:
-                row.update(dict.fromkeys(hooks.measures(rules, state), float("nan")))
-            except Exception:  # noqa: BLE001 - the frame fills these columns with NaN anyway
-                pass
-    if hooks is not None and hasattr(hooks, "positions"):
-        row["positions"] = " ".join(hooks.positions(rules, state)) if finished else ""
+    row.update(measured.columns(game_hooks(rules), state, len(moves),
+                                final if finished else None))
     row["error"] = error
     row["error_seat"] = error_seat if error_seat is not None else -1
     row["moves"] = " ".join(map(str, moves))

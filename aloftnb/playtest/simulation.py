@@ -143,14 +143,16 @@ def simulate(game: str, *, players: int | None = None,
     return _frame(rows, spec, seed, games, interrupted)
 
 
-def _run_parallel(spec, seed, chunks, games, executor, workers, hook):
+def _run_parallel(spec: GameSpec, seed: int, chunks: list[list[int]], games: int,
+                  executor: cf.Executor | None, workers: int | None,
+                  hook: ProgressHook | None) -> tuple[list[dict[str, Any]], bool]:
     rows: list[dict[str, Any]] = []
     own = executor is None
-    if own:
+    if executor is None:
         executor = cf.ProcessPoolExecutor(max_workers=workers,
                                           mp_context=_process_context(_defined_here(spec)))
     futures = [executor.submit(play_chunk, spec, seed, chunk) for chunk in chunks]
-    consumed: set[cf.Future] = set()
+    consumed: set[cf.Future[list[dict[str, Any]]]] = set()
     interrupted = False
     try:
         for future in cf.as_completed(futures):
@@ -186,7 +188,7 @@ def _defined_here(spec: GameSpec) -> bool:
             or _GAMES.get(spec.game) != BUILT_IN_GAMES.get(spec.game))
 
 
-def _process_context(defined_here: bool = False):
+def _process_context(defined_here: bool = False) -> multiprocessing.context.BaseContext:
     """forkserver where the parent may have threads (Jupyter, `python -m`): forking a threaded
     process can deadlock. A script run by path uses fork, since forkserver and spawn would re-run
     an unguarded script in every worker. Fork too when the workers need what only this process
@@ -204,7 +206,8 @@ def _process_context(defined_here: bool = False):
     return multiprocessing.get_context()  # spawn: scripts need `if __name__ == "__main__":`
 
 
-def _frame(rows, spec: GameSpec, seed: int, games: int, interrupted: bool) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]], spec: GameSpec, seed: int, games: int,
+           interrupted: bool) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     if not df.empty:
         df = df.sort_values("game_index", kind="stable").reset_index(drop=True)

@@ -1,13 +1,14 @@
-"""Cloudspire hooks for bots and playtesting (see aloftnb/core/bots.py and aloftnb/playtest/).
+"""Cloudspire hooks for bots and playtesting: `CloudspireHooks`, registered as `HOOKS` (see
+aloftnb/core/hooks.py for every hook and its fallback).
 
-- `evaluate(rules, state, seat)`: greedy's evaluation, higher is better for `seat`: its side's
-  strength (gate health most, then what its Source bought: spires and their upgrades, fortress
-  advancements, market chips, units marching on their mark) against the strongest opposing side.
-  Source held counts less than Source spent well, so the greedy bot spends it.
-- `rewards(rules, state)`: MCTS outcome in 0..1 per seat, from the game's own winners.
-- `estimate(rules, state)` with `PLAYOUT_DECISIONS`: MCTS playouts stop after that many decisions
-  and score the position from the sides' strengths; `mcts_iterations(rules)`: the default budget.
-- `measures(rules, state)`: per-game numbers in each simulated game's row (MEASURES), plus
+- `evaluate`: greedy's evaluation, higher is better for `seat`: its side's strength (gate health
+  most, then what its Source bought: spires and their upgrades, fortress advancements, market
+  chips, units marching on their mark) against the strongest opposing side. Source held counts
+  less than Source spent well, so the greedy bot spends it.
+- `rewards`: MCTS outcome in 0..1 per seat, from the game's own winners.
+- `estimate` with `PLAYOUT_DECISIONS`: MCTS playouts stop after that many decisions and score the
+  position from the sides' strengths; `mcts_iterations`: the default budget.
+- `measures`: per-game numbers in each simulated game's row (MEASURES), plus
   `gate_<seat>_wave_<n>` (gate health after each wave) and `spent_<phase>` per phase.
 """
 
@@ -16,43 +17,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...core.hooks import GameHooks
 from .rules import FAR, CloudspireRules
 from .state import OVER, CloudspireState
-
-MEASURES = {
-    "waves_played": "the wave the game ended in (before the last when a gate fell)",
-    "gate_health_total": "gate health of all factions at the end",
-    "winner_gate": "the winners' best gate health (0 when nobody won)",
-    "spent_market": "Source spent at the market, all factions",
-    "spent_build": "Source spent in the build phase, all factions",
-    "spent_onslaught": "Source spent on limited builds in the onslaught, all factions",
-    "units_lost": "units defeated, all factions",
-    "spire_kills": "units defeated by spires, all factions",
-    "spires": "spires on the map at the end",
-    "gate_fell": "1 when a gate fell",
-}
 
 # Worth of one Source, held or turned into something (greedy weighs them against each other).
 HELD = 0.35
 SPENT = 0.75
 GATE = 3.0  # one point of gate health
-# MCTS: random playouts run for a hundred decisions or more, so at the default budget they stop
-# after this many decisions and `estimate` scores the position instead.
-PLAYOUT_DECISIONS = 16
-
-
-def mcts_iterations(rules: CloudspireRules) -> int:
-    """MCTS iterations at the default budget: a decision within 2 s on one core in every mode.
-
-    An iteration of the solo and cooperative games costs more (the rules play the Source
-    faction's turns inside every playout), so they search fewer; measured with
-    `python -m aloftnb bench` (docs/rules/cloudspire.md).
-    """
-    if rules.mode == "solo":
-        return 400
-    if rules.mode == "cooperative":
-        return 500 if rules.players == 2 else 700
-    return 1000
 
 
 def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
@@ -99,45 +71,75 @@ def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
     return value
 
 
-def evaluate(rules: CloudspireRules, s: CloudspireState, seat: int) -> float:
-    if s.actor == OVER:
-        return 1000.0 if seat in s.winners else -1000.0
-    mine = [f for f in range(rules.factions) if not rules.opposed(seat, f)]
-    rivals = [f for f in range(rules.factions) if rules.opposed(seat, f)]
-    own = sum(strength(rules, s, f) for f in mine) / len(mine)
-    best_rival = max((strength(rules, s, f) for f in rivals), default=0.0)
-    return own - best_rival
-
-
-def estimate(rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
-    """Each seat's share of the strength in play, squashed into 0..1 around 0.5."""
-    return {seat: 1 / (1 + math.exp(-evaluate(rules, s, seat) / 15.0))
-            for seat in range(rules.players)}
-
-
-def rewards(rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
-    winners = s.winners if s.actor == OVER else ()
-    return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
-
-
-def measures(rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
-    sides = s.sides
-    row: dict[str, Any] = {
-        "waves_played": s.wave,
-        "gate_health_total": sum(side.gate for side in sides),
-        "winner_gate": max((sides[w].gate for w in s.winners), default=0),
-        "spent_market": sum(side.spent[0] for side in sides),
-        "spent_build": sum(side.spent[1] for side in sides),
-        "spent_onslaught": sum(side.spent[2] for side in sides),
-        "units_lost": sum(side.units_lost for side in sides),
-        "spire_kills": sum(side.spire_kills for side in sides),
-        "spires": len(s.spires),
-        "gate_fell": int(any(side.gate == 0 for side in sides)),
+class CloudspireHooks(GameHooks[CloudspireRules, CloudspireState]):
+    MEASURES = {
+        "waves_played": "the wave the game ended in (before the last when a gate fell)",
+        "gate_health_total": "gate health of all factions at the end",
+        "winner_gate": "the winners' best gate health (0 when nobody won)",
+        "spent_market": "Source spent at the market, all factions",
+        "spent_build": "Source spent in the build phase, all factions",
+        "spent_onslaught": "Source spent on limited builds in the onslaught, all factions",
+        "units_lost": "units defeated, all factions",
+        "spire_kills": "units defeated by spires, all factions",
+        "spires": "spires on the map at the end",
+        "gate_fell": "1 when a gate fell",
     }
-    for f, side in enumerate(sides):
-        for wave in range(rules.waves):
-            history = side.gate_history
-            row[f"gate_{f}_wave_{wave + 1}"] = (history[wave] if wave < len(history)
-                                                else (0 if side.gate == 0 else float("nan")))
-        row[f"spent_{f}"] = sum(side.spent)
-    return row
+    # MCTS: random playouts run for a hundred decisions or more, so at the default budget they
+    # stop after this many decisions and `estimate` scores the position instead.
+    PLAYOUT_DECISIONS = 16
+
+    def mcts_iterations(self, rules: CloudspireRules) -> int:
+        """MCTS iterations at the default budget: a decision within 2 s on one core in every mode.
+
+        An iteration of the solo and cooperative games costs more (the rules play the Source
+        faction's turns inside every playout), so they search fewer; measured with
+        `python -m aloftnb bench` (docs/rules/cloudspire.md).
+        """
+        if rules.mode == "solo":
+            return 400
+        if rules.mode == "cooperative":
+            return 500 if rules.players == 2 else 700
+        return 1000
+
+    def evaluate(self, rules: CloudspireRules, s: CloudspireState, seat: int) -> float:
+        if s.actor == OVER:
+            return 1000.0 if seat in s.winners else -1000.0
+        mine = [f for f in range(rules.factions) if not rules.opposed(seat, f)]
+        rivals = [f for f in range(rules.factions) if rules.opposed(seat, f)]
+        own = sum(strength(rules, s, f) for f in mine) / len(mine)
+        best_rival = max((strength(rules, s, f) for f in rivals), default=0.0)
+        return own - best_rival
+
+    def estimate(self, rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
+        """Each seat's share of the strength in play, squashed into 0..1 around 0.5."""
+        return {seat: 1 / (1 + math.exp(-self.evaluate(rules, s, seat) / 15.0))
+                for seat in range(rules.players)}
+
+    def rewards(self, rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
+        winners = s.winners if s.actor == OVER else ()
+        return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
+
+    def measures(self, rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
+        sides = s.sides
+        row: dict[str, Any] = {
+            "waves_played": s.wave,
+            "gate_health_total": sum(side.gate for side in sides),
+            "winner_gate": max((sides[w].gate for w in s.winners), default=0),
+            "spent_market": sum(side.spent[0] for side in sides),
+            "spent_build": sum(side.spent[1] for side in sides),
+            "spent_onslaught": sum(side.spent[2] for side in sides),
+            "units_lost": sum(side.units_lost for side in sides),
+            "spire_kills": sum(side.spire_kills for side in sides),
+            "spires": len(s.spires),
+            "gate_fell": int(any(side.gate == 0 for side in sides)),
+        }
+        for f, side in enumerate(sides):
+            for wave in range(rules.waves):
+                history = side.gate_history
+                row[f"gate_{f}_wave_{wave + 1}"] = (history[wave] if wave < len(history)
+                                                    else (0 if side.gate == 0 else float("nan")))
+            row[f"spent_{f}"] = sum(side.spent)
+        return row
+
+
+HOOKS = CloudspireHooks()

@@ -1,17 +1,22 @@
-"""Sky commodores hooks for bots and playtesting (see aloftnb/core/bots.py and aloftnb/playtest/).
+"""Sky commodores hooks for bots and playtesting: `CommodoresHooks`, registered as `HOOKS` (see
+aloftnb/core/hooks.py for every hook and its fallback), and the balance tables the playtesting
+notebook reads from simulation results.
 
-- `evaluate(rules, state, seat)`: greedy's evaluation, higher is better for `seat`: goals done
-  count most, then progress towards the goals in play, then resources and ships.
-- `rewards(rules, state)`: MCTS outcome in 0..1 per seat, from the game's own winners.
-- `measures(rules, state)`: per-game numbers in each simulated game's row. Besides MEASURES a row
-  gets `goal_<id>` (seats that completed that goal; NaN when it was not in play) and
-  `fleet_<seat>` (the ship types that seat built, for win rates by ship type).
+- `evaluate`: greedy's evaluation, higher is better for `seat`: goals done count most, then
+  progress towards the goals in play, then resources and ships.
+- `rewards`: MCTS outcome in 0..1 per seat, from the game's own winners.
+- `estimate` with `PLAYOUT_DECISIONS`: MCTS playouts stop after that many decisions and score the
+  position from the goals done and near.
+- `measures`: per-game numbers in each simulated game's row. Besides MEASURES a row gets
+  `goal_<id>` (seats that completed that goal; NaN when it was not in play) and `fleet_<seat>`
+  (the ship types that seat built, for win rates by ship type).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...core.hooks import GameHooks
 from .rules import CommodoresRules
 from .state import (
     DRAW_NUMBER,
@@ -28,20 +33,6 @@ from .state import (
     CommodoresState,
 )
 
-MEASURES = {
-    "goals_completed": "goals completed by all seats together",
-    "winner_goals": "goals the winner completed (0 when nobody won)",
-    "map_hexes": "hexes on the map at the end",
-    "ships": "ships in play at the end, all seats",
-    "upgrades": "upgrades on ships at the end, all seats",
-    "foraged": "resources gained by foraging, all seats",
-    "plundered": "resources taken from rivals' ships, all seats",
-    "from_leviathans": "resources taken from leviathans (discovery and plunder), all seats",
-    "traded": "resources gained by trading, all seats",
-    "turn_limit": "1 when the game stopped at the turn limit",
-    "rounds": "rounds played",
-}
-
 _TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
              "ships_plundered": SHIPS_PLUNDERED}
 
@@ -54,7 +45,7 @@ def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id
     if kind == "leviathans_felled" and s.tallies[seat][FELLED] < amount:
         # Half-way credit for wounding: the most hurt leviathan next to one of your ships.
         hurt = [1 - s.hexes[sp].health / rules.catalogue.leviathan(  # type: ignore[union-attr]
-                    s.hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr]
+                    s.hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr, operator]
                 for sp in rules.touching(s, ship.corner)
                 if s.hexes[sp].kind in rules.leviathan_ids]  # type: ignore[union-attr]
         return (s.tallies[seat][FELLED] + 0.5 * max(hurt, default=0.0)) / amount
@@ -79,23 +70,6 @@ def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id
     return min(1.0, value / amount)
 
 
-def evaluate(rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
-    if s.step == OVER:
-        outcome = rules.outcome(s)
-        assert outcome is not None
-        return 1000.0 if seat in outcome.winners else -1000.0
-    if s.step == PLACE_HEX and s.player == seat:
-        # A drawn hex is worth its best placement (the greedy bot's explore looks one step on).
-        return max(evaluate(rules, rules.apply(s, a), seat) for a in rules.legal_actions(s))
-    done = len(s.completed[seat])
-    progress = sum(goal_progress(rules, s, seat, g) ** 2 for g in s.goals
-                   if g not in s.completed[seat])
-    rivals = max((len(c) for p, c in enumerate(s.completed) if p != seat), default=0)
-    fleet = [ship for ship in s.ships if ship.owner == seat]
-    return (10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat])
-            + 0.5 * len(fleet) + 0.1 * forage_reach(rules, s, fleet))
-
-
 def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -> float:
     """Resources a fleet collects over the six numbers: where ships stand is worth something."""
     total = 0.0
@@ -110,55 +84,87 @@ def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -
     return total
 
 
-# MCTS: random playouts of this game run for hundreds of steps, so they stop after this many
-# decisions and `estimate` scores the position instead.
-PLAYOUT_DECISIONS = 12
-
-
-def estimate(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
-    """A position's worth per seat in 0..1: goals done, plus progress towards the nearest goals
-    still open (a seat one step from its third goal is close to 1)."""
-    need = rules.catalogue.goals_to_win
-    out = {}
-    for seat in range(rules.players):
-        done = len(s.completed[seat])
-        open_goals = sorted((goal_progress(rules, s, seat, g) for g in s.goals
-                             if g not in s.completed[seat]), reverse=True)
-        near = sum(open_goals[:max(0, need - done)])
-        out[seat] = min(1.0, (done + 0.8 * near) / need)
-    return out
-
-
-def rewards(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
-    outcome = rules.outcome(s)
-    winners = outcome.winners if outcome else ()
-    return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
-
-
-def measures(rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
-    outcome = rules.outcome(s)
-    winners = outcome.winners if outcome else ()
-    totals = [sum(t[i] for t in s.tallies) for i in (FORAGED, PLUNDERED, FROM_LEVIATHANS,
-                                                    TRADED)]
-    row: dict[str, Any] = {
-        "goals_completed": sum(len(c) for c in s.completed),
-        "winner_goals": max((len(s.completed[w]) for w in winners), default=0),
-        "map_hexes": sum(h is not None for h in s.hexes),
-        "ships": len(s.ships),
-        "upgrades": sum(len(ship.upgrades) for ship in s.ships),
-        "foraged": totals[0], "plundered": totals[1], "from_leviathans": totals[2],
-        "traded": totals[3],
-        "turn_limit": int(s.end == "turn_limit"),
-        "rounds": rules.round(s),
+class CommodoresHooks(GameHooks[CommodoresRules, CommodoresState]):
+    MEASURES = {
+        "goals_completed": "goals completed by all seats together",
+        "winner_goals": "goals the winner completed (0 when nobody won)",
+        "map_hexes": "hexes on the map at the end",
+        "ships": "ships in play at the end, all seats",
+        "upgrades": "upgrades on ships at the end, all seats",
+        "foraged": "resources gained by foraging, all seats",
+        "plundered": "resources taken from rivals' ships, all seats",
+        "from_leviathans": "resources taken from leviathans (discovery and plunder), all seats",
+        "traded": "resources gained by trading, all seats",
+        "turn_limit": "1 when the game stopped at the turn limit",
+        "rounds": "rounds played",
     }
-    for goal in rules.catalogue.goals:
-        row[f"goal_{goal.id}"] = (sum(goal.id in c for c in s.completed)
-                                  if goal.id in s.goals else float("nan"))
-    for seat in range(rules.players):
-        row[f"fleet_{seat}"] = ",".join(sorted(ship.kind for ship in s.ships
-                                               if ship.owner == seat
-                                               and ship.kind != "starter"))
-    return row
+    # MCTS: random playouts of this game run for hundreds of steps, so they stop after this
+    # many decisions and `estimate` scores the position instead.
+    PLAYOUT_DECISIONS = 12
+
+    def evaluate(self, rules: CommodoresRules, s: CommodoresState, seat: int) -> float:
+        if s.step == OVER:
+            outcome = rules.outcome(s)
+            assert outcome is not None
+            return 1000.0 if seat in outcome.winners else -1000.0
+        if s.step == PLACE_HEX and s.player == seat:
+            # A drawn hex is worth its best placement (the greedy bot's explore looks one step
+            # on).
+            return max(self.evaluate(rules, rules.apply(s, a), seat)
+                       for a in rules.legal_actions(s))
+        done = len(s.completed[seat])
+        progress = sum(goal_progress(rules, s, seat, g) ** 2 for g in s.goals
+                       if g not in s.completed[seat])
+        rivals = max((len(c) for p, c in enumerate(s.completed) if p != seat), default=0)
+        fleet = [ship for ship in s.ships if ship.owner == seat]
+        return (10.0 * done + 2.0 * progress - 3.0 * rivals + 0.1 * sum(s.pools[seat])
+                + 0.5 * len(fleet) + 0.1 * forage_reach(rules, s, fleet))
+
+    def estimate(self, rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
+        """A position's worth per seat in 0..1: goals done, plus progress towards the nearest goals
+        still open (a seat one step from its third goal is close to 1)."""
+        need = rules.catalogue.goals_to_win
+        out = {}
+        for seat in range(rules.players):
+            done = len(s.completed[seat])
+            open_goals = sorted((goal_progress(rules, s, seat, g) for g in s.goals
+                                 if g not in s.completed[seat]), reverse=True)
+            near = sum(open_goals[:max(0, need - done)])
+            out[seat] = min(1.0, (done + 0.8 * near) / need)
+        return out
+
+    def rewards(self, rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
+        outcome = rules.outcome(s)
+        winners = outcome.winners if outcome else ()
+        return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
+
+    def measures(self, rules: CommodoresRules, s: CommodoresState) -> dict[str, Any]:
+        outcome = rules.outcome(s)
+        winners = outcome.winners if outcome else ()
+        totals = [sum(t[i] for t in s.tallies) for i in (FORAGED, PLUNDERED, FROM_LEVIATHANS,
+                                                        TRADED)]
+        row: dict[str, Any] = {
+            "goals_completed": sum(len(c) for c in s.completed),
+            "winner_goals": max((len(s.completed[w]) for w in winners), default=0),
+            "map_hexes": sum(h is not None for h in s.hexes),
+            "ships": len(s.ships),
+            "upgrades": sum(len(ship.upgrades) for ship in s.ships),
+            "foraged": totals[0], "plundered": totals[1], "from_leviathans": totals[2],
+            "traded": totals[3],
+            "turn_limit": int(s.end == "turn_limit"),
+            "rounds": rules.round(s),
+        }
+        for goal in rules.catalogue.goals:
+            row[f"goal_{goal.id}"] = (sum(goal.id in c for c in s.completed)
+                                      if goal.id in s.goals else float("nan"))
+        for seat in range(rules.players):
+            row[f"fleet_{seat}"] = ",".join(sorted(ship.kind for ship in s.ships
+                                                   if ship.owner == seat
+                                                   and ship.kind != "starter"))
+        return row
+
+
+HOOKS = CommodoresHooks()
 
 
 # -- reading simulation results (the playtesting notebook's balance tables) -----------------------
