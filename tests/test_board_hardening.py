@@ -11,7 +11,7 @@ import pytest
 import aloftnb
 from aloftnb.core.bots import Bot, make_bot
 
-ECHO_LIMIT = 300  # what a refusal may echo (aloftnb.widget.board.ECHO_LIMIT)
+ECHO_LIMIT = 300  # what a refusal may echo (aloftnb.widget.viewer.ECHO_LIMIT)
 
 
 def new_board(**kwargs):

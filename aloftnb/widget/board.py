@@ -4,6 +4,8 @@ The front end (board.js) sends intents such as {"intent": "play", "action": {...
 validates them against the match, applies them, and publishes the new snapshot through synced
 traits. Several boards (and several views of one board) on the same match stay in step because
 every change goes through the match, which notifies every board.
+
+What the viewer may see and read (its view, step texts, the log, news) is in viewer.py.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ import traitlets as t
 
 from ..core.bots import BOTS, Bot, make_bot
 from ..core.chance import CHANCE, chance_rng, weighted_choice
-from ..core.match import HistoryEntry, Match
+from ..core.match import Match
 from ..core.options import number_problem, whole_number_problem
 from ..core.registry import board_class
 from ..errors import AloftnbError
 from . import svgpatch
+from .viewer import ECHO_LIMIT, ViewerTexts, check_viewer, clip
 
 _ASSETS = resources.files(__package__)
 BASE_ESM = _ASSETS.joinpath("board.js").read_text("utf-8")
@@ -42,13 +45,6 @@ BASE_CSS = _ASSETS.joinpath("board.css").read_text("utf-8")
 INTENT_MAX_DEPTH = 6
 INTENT_MAX_ITEMS = 500
 INTENT_MAX_TEXT = 1000
-ECHO_LIMIT = 300  # characters of a refusal message; longer ones are cut
-NEWS_LINES = 4  # steps a live announcement words; more are counted
-
-
-def _clip(text: str, limit: int = ECHO_LIMIT) -> str:
-    """`text` cut to `limit` characters, so a refusal never echoes a huge input back."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def intent_shape_problem(content: Any) -> str | None:
@@ -379,7 +375,7 @@ class SeatControl:
         self._running_round = None
         self.autoplay = self.paused_by_timeline = False
         self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: "
-                   f"{_clip(str(exc))}")
+                   f"{clip(str(exc))}")
         self._refresh()
 
     def _on_change(self, match: Match, change: str) -> None:
@@ -435,7 +431,7 @@ def seat_control(match: Match) -> SeatControl:
     return control
 
 
-class Board(anywidget.AnyWidget):
+class Board(ViewerTexts, anywidget.AnyWidget):
     """An interactive board for a match: `aloftnb.Board(match)` or `match.board()`.
 
     viewer: "turn" (hot-seat: the player to move, secrets shown only on request), "designer"
@@ -515,7 +511,7 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError(f"a board shows a Match, not {type(match).__name__}")
         # Everything is checked before the board attaches to the match: a refused board must
         # leave no subscription, no seat and no widget behind.
-        _check_viewer(match, viewer)
+        check_viewer(match, viewer)
         if bots is not None and not isinstance(bots, dict):
             raise AloftnbError(f"bots must be a dict like {{1: 'random'}}, not {bots!r:.60}")
         control = seat_control(match)
@@ -565,9 +561,9 @@ class Board(anywidget.AnyWidget):
         try:
             self.handle_intent(content)
         except AloftnbError as exc:
-            self._say("error", _clip(f"refused: {exc}"))
+            self._say("error", clip(f"refused: {exc}"))
         except Exception as exc:  # junk from the front end must never break the board
-            self._say("error", _clip(f"refused a malformed request ({type(exc).__name__}: "
+            self._say("error", clip(f"refused a malformed request ({type(exc).__name__}: "
                                      f"{str(exc)[:ECHO_LIMIT]})"))
         finally:
             self.send({"ack": intent_id})
@@ -690,7 +686,7 @@ class Board(anywidget.AnyWidget):
             self._say("error", f"it is seat {seat}'s turn, played by the "
                                f"{self.control.bots[seat].name} bot")
             return
-        self._say("error", _clip(self.explain(path)))
+        self._say("error", clip(self.explain(path)))
 
     def _intent_select(self, content: dict) -> None:
         """The front end picked a first step of many: send the choices that follow it."""
@@ -758,7 +754,7 @@ class Board(anywidget.AnyWidget):
     @t.validate("viewer")
     def _checked_viewer(self, proposal: Any) -> Any:
         if hasattr(self, "match"):  # a cell may set it: `board.viewer = "seat:1"`
-            _check_viewer(self.match, proposal["value"])
+            check_viewer(self.match, proposal["value"])
         return proposal["value"]
 
     @t.observe("viewer")
@@ -834,22 +830,8 @@ class Board(anywidget.AnyWidget):
         self._publish()
 
     def _set_viewer(self, viewer: Any) -> None:
-        _check_viewer(self.match, viewer)
+        check_viewer(self.match, viewer)
         self.viewer = viewer
-
-    def _viewing_seat(self) -> int | None | str:
-        """The seat whose view is shown; "all" for the designer."""
-        if self.viewer == "designer":
-            return "all"
-        if self.viewer.startswith("seat:"):
-            return int(self.viewer[5:])
-        seat = self.match.current_player
-        if seat is None or seat == CHANCE:  # nobody's secrets during a draw or once over
-            return None
-        return seat if (self.revealed and seat == self._revealed_for) else None
-
-    def _can_act(self, seat: int | None) -> bool:
-        return not self.viewer.startswith("seat:") or self.viewer == f"seat:{seat}"
 
     def _undo_target(self) -> int:
         """Step back past bot moves (and chance draws) to the last position where a person was
@@ -862,81 +844,11 @@ class Board(anywidget.AnyWidget):
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
         self._message_context = self._context()
-        self.message = {"kind": kind, "text": _clip(text), "n": self._messages}
+        self.message = {"kind": kind, "text": clip(text), "n": self._messages}
 
     def _context(self) -> tuple:
         """What a message is about: once the position or the view changes, it is stale."""
         return (self.match.position, len(self.match.timeline), self.viewer, self.revealed)
-
-    def recent_steps(self) -> tuple[int, int]:
-        """The steps (from, to] since the seat this board shows last acted: what others did.
-
-        The seat is the viewed one, or the one to move (hot seat and designer views). Its own
-        latest moves are skipped, so during a turn of several actions the others' moves stay
-        marked. After the game (or with no seat to move) the last step is marked.
-        """
-        match = self.match
-        history = match.history
-        end = len(history)
-        seat = int(self.viewer[5:]) if self.viewer.startswith("seat:") else match.current_player
-        if seat is None:
-            return (max(0, end - 1), end)
-        i = end
-        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat == seat:
-            i -= 1
-        top = i
-        # Others' moves, and the chance outcomes drawn among them, since this seat last acted.
-        while i > 0 and (history[i - 1].kind == "chance"
-                         or (history[i - 1].kind == "action" and history[i - 1].seat != seat)):
-            i -= 1
-        return (i, top)
-
-    def view_dict(self) -> dict[str, Any]:
-        rules, state = self.match.rules, self.match.state
-        seat = self._viewing_seat()
-        return rules.state_to_dict(state) if isinstance(seat, str) else rules.view(state, seat)
-
-    def step_text(self, entry: HistoryEntry, line: bool = False) -> str:
-        """A history step's text (or log line) as this board's viewer may read it: a seat's
-        view never names what that seat cannot see (Rules.hidden_text); the designer reads all.
-        """
-        seat = self._viewing_seat()
-        if isinstance(seat, str):
-            return str(entry) if line else entry.text
-        return entry.line_for(seat) if line else entry.text_for(seat)
-
-    def step_seen(self, entry: HistoryEntry) -> bool:
-        """Whether this board's viewer may know which action or outcome `entry` was."""
-        seat = self._viewing_seat()
-        return isinstance(seat, str) or entry.seen_by(seat)
-
-    def recent_keys(self, steps: range) -> list[str]:
-        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it.
-        Steps the viewer may not see are not marked (their keys would name them)."""
-        match, keys = self.match, list[str]()
-        for i in steps:
-            entry = match.history[i]
-            if entry.kind == "action" and entry.action is not None and self.step_seen(entry):
-                before = match.state_at(i)
-                keys.extend(k for k in match.rules.action_path(before, entry.action)
-                            if k not in keys)
-        return keys
-
-    def _publish_log(self) -> None:
-        match = self.match
-        seat = self._viewing_seat()  # once, not once per entry: logs grow long
-        entries = [{"text": str(entry) if isinstance(seat, str) else entry.line_for(seat),
-                    "seat": entry.seat} for entry in match.timeline]
-        sent = self.log
-        start = 0
-        while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
-            start += 1
-        if start == len(sent) == len(entries):
-            return
-        # Keep the whole log current for views that say hello, without syncing it each time
-        # (traitlets' own store: no change event, so nothing is sent).
-        self._trait_values["log"] = entries
-        self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
 
     def _publish_drawing(self, svg: str) -> None:
         """Publish a new drawing as the edits from the previous one, or whole if need be."""
@@ -1013,42 +925,6 @@ class Board(anywidget.AnyWidget):
             self.can_redo = match.can_redo
             self.over = match.is_over
             self.revision += 1
-
-    def news_text(self, steps: range) -> str:
-        """What history steps `steps` say to this board's viewer, briefly: the chance draws,
-        the bots' moves and moves made at other boards (a move a person makes here is not told
-        back), each as this viewer may read it (a hidden step never names what it hides)."""
-        match = self.match
-        lines = []
-        for i in steps:
-            entry = match.history[i]
-            if (entry.kind == "action" and entry.seat not in self.control.bots
-                    and self._can_act(entry.seat)):
-                continue  # played on this board (or one like it) by a person
-            lines.append(self.step_text(entry, line=True).rstrip("."))
-        if len(lines) > NEWS_LINES:
-            lines = [f"{len(lines) - NEWS_LINES + 1} steps", *lines[-(NEWS_LINES - 1):]]
-        return ". ".join(lines) + ("." if lines else "")
-
-    def _tell_news(self) -> None:
-        """After a move or a draw, the steps since the last news, and a new round."""
-        match = self.match
-        told, end = self._news_told, match.position
-        where = (match.round, match.phase)
-        moved = self.control.last_change in ("action", "chance") and end > told
-        self._news_told = end
-        if not moved:  # undo, the timeline, an edit, a redraw: nothing new happened
-            self._news_where = where
-            return
-        text = self.news_text(range(told, end))
-        if where[0] != self._news_where[0] and not match.is_over:  # a new round (phases
-            # come and go with each seat's turn in some games: each line names its phase)
-            phase = f", {match.phase} phase" if len(match.rules.phases) > 1 else ""
-            text = (text + " " if text else "") + f"Round {match.round}{phase}."
-        self._news_where = where
-        if text:
-            self._news_count += 1
-            self.news = {"text": _clip(text), "n": self._news_count}
 
     # -- game boards refine these --------------------------------------------------------------
     def drawing_options(self) -> dict[str, Any]:
@@ -1168,12 +1044,6 @@ class ZoomableBoard(Board):
     def set_view_option(self, name: str, value: Any) -> None:
         if name == "zoom":
             self.set_zoom(value)
-
-
-def _check_viewer(match: Match, viewer: Any) -> None:
-    allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
-    if not isinstance(viewer, str) or viewer not in allowed:
-        raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r:.60}")
 
 
 # Boards whose front end holds an older whole drawing than board.svg (patches came since).
