@@ -12,7 +12,7 @@ from ..core.match import HistoryEntry, Match
 from ..errors import AloftnbError
 
 if TYPE_CHECKING:
-    from .board import SeatControl
+    from .seats import SeatControl
 
 ECHO_LIMIT = 300  # characters of a refusal message; longer ones are cut
 NEWS_LINES = 4  # steps a live announcement words; more are counted
