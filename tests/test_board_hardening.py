@@ -11,7 +11,7 @@ import pytest
 import aloftnb
 from aloftnb.core.bots import Bot, make_bot
 
-ECHO_LIMIT = 300  # what a refusal may echo (aloftnb.widget.board.ECHO_LIMIT)
+ECHO_LIMIT = 300  # what a refusal may echo (aloftnb.widget.viewer.ECHO_LIMIT)
 
 
 def new_board(**kwargs):
@@ -168,7 +168,7 @@ def test_a_refused_board_leaves_nothing_attached(kwargs):
     listeners = len(match._listeners)
     with pytest.raises(ValueError):
         match.board(**kwargs)
-    control = aloftnb.widget.board.seat_control(match)
+    control = aloftnb.widget.seats.seat_control(match)
     assert len(match._listeners) == listeners + (1 if listeners == 0 else 0)  # only the control
     assert list(control.boards) == [] and control.bots == {}
     match.play(match.legal_actions()[0])  # nothing half-built is redrawn or fails

@@ -11,7 +11,7 @@ import pytest
 
 import aloftnb
 from aloftnb.core.bots import GreedyBot, MCTSBot, _Node
-from aloftnb.widget import board as board_module
+from aloftnb.widget import seats
 
 
 class NoThreads:
@@ -23,9 +23,9 @@ class NoThreads:
 
 @pytest.fixture
 def no_threads(monkeypatch):
-    monkeypatch.setattr(board_module, "THREADS", False)
-    monkeypatch.setattr(board_module, "_BOT_THREADS", NoThreads())
-    monkeypatch.setattr(board_module, "NO_THREAD_SECONDS", 0.05)
+    monkeypatch.setattr(seats, "THREADS", False)
+    monkeypatch.setattr(seats, "_BOT_THREADS", NoThreads())
+    monkeypatch.setattr(seats, "NO_THREAD_SECONDS", 0.05)
 
 
 async def _until(check, what: str, limit: int = 2000) -> None:
@@ -49,7 +49,7 @@ def test_a_long_search_plays_within_the_budget_on_the_loops_thread(no_threads):
         entry = match.history[0]
         assert entry.kind == "action" and entry.seat == seat
         await _until(lambda: not board.thinking, "the board stopped thinking")
-        assert board.control._thought is None and not board_module._SEARCHES
+        assert board.control._thought is None and not seats._SEARCHES
         board.close()
 
     asyncio.run(run())
@@ -85,7 +85,7 @@ def test_a_thought_cancelled_before_it_began_plays_nothing(no_threads):
         for _ in range(20):
             await asyncio.sleep(0.01)
         assert match.position == 0 and not board.thinking
-        assert not board_module._SEARCHES
+        assert not seats._SEARCHES
         board.close()
 
     asyncio.run(run())
@@ -117,8 +117,8 @@ def search_spy(monkeypatch):
 @pytest.mark.parametrize("threads", [False, True])
 def test_a_bots_turn_without_threads_searches_within_the_budget(monkeypatch, search_spy,
                                                                  threads):
-    monkeypatch.setattr(board_module, "THREADS", threads)
-    monkeypatch.setattr(board_module, "NO_THREAD_SECONDS", 0)  # the budget is spent at once
+    monkeypatch.setattr(seats, "THREADS", threads)
+    monkeypatch.setattr(seats, "NO_THREAD_SECONDS", 0)  # the budget is spent at once
 
     async def run():
         match = aloftnb.new_match("balloons", players=2, seed=3)
@@ -136,8 +136,8 @@ def test_a_bots_turn_without_threads_searches_within_the_budget(monkeypatch, sea
 @pytest.mark.parametrize("threads", [False, True])
 def test_a_bot_step_from_a_cell_without_threads_searches_within_the_budget(
         monkeypatch, search_spy, threads):
-    monkeypatch.setattr(board_module, "THREADS", threads)
-    monkeypatch.setattr(board_module, "NO_THREAD_SECONDS", 0)
+    monkeypatch.setattr(seats, "THREADS", threads)
+    monkeypatch.setattr(seats, "NO_THREAD_SECONDS", 0)
     match = aloftnb.new_match("balloons", players=2, seed=3)
     board = match.board(bots={match.current_player: "mcts:60s"})
     assert board.step() and match.position == 1

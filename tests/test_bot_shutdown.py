@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import aloftnb
-from aloftnb.widget import board as board_module
+from aloftnb.widget import seats
 
 PROBE = textwrap.dedent("""
     import asyncio, sys
@@ -64,12 +64,12 @@ def test_closing_the_last_board_stops_its_search():
 def test_a_match_that_goes_away_stops_its_search():
     async def run():
         match = aloftnb.new_match("balloons", players=3, seed=1)
-        control = board_module.seat_control(match)  # bots with no board
+        control = seats.seat_control(match)  # bots with no board
         control.delay = 0
         control.set_controller(match.current_player, "mcts:60s")
         await asyncio.sleep(0.3)
         stop = control._thought[1]
-        assert stop in board_module._SEARCHES and not stop.is_set()
+        assert stop in seats._SEARCHES and not stop.is_set()
         del match
         gc.collect()
         assert stop.is_set()
@@ -79,20 +79,20 @@ def test_a_match_that_goes_away_stops_its_search():
 
 def test_a_search_that_ends_or_is_cancelled_leaves_nothing_behind():
     async def run():
-        earlier = set(board_module._SEARCHES)
+        earlier = set(seats._SEARCHES)
         match, board = _thinking_board()
         seat = match.current_player
         board.control.set_controller(seat, "mcts:60s")
         await asyncio.sleep(0)  # the search is queued, maybe not started
         board.control.set_controller(seat, "human")  # cancelled at once
-        assert board_module._SEARCHES <= earlier
+        assert seats._SEARCHES <= earlier
         board.control.set_controller(seat, "random")
         for _ in range(50):
             await asyncio.sleep(0.02)
             if match.position:
                 break
         assert match.position >= 1
-        assert board_module._SEARCHES <= earlier
+        assert seats._SEARCHES <= earlier
         assert board.control._stop_with_match is None
         board.close()
 

@@ -362,7 +362,7 @@ def first_bot_from_spec(spec):
 
 
 def test_every_shipped_bot_takes_stop_and_a_designers_bot_without_it_still_plays():
-    from aloftnb.widget.board import takes_stop
+    from aloftnb.widget.seats import takes_stop
 
     assert all(takes_stop(cls()) for cls in BOTS.values())
 

@@ -346,5 +346,5 @@ def test_a_drawn_element_that_plays_something_names_the_action_along_random_game
     (["same", "same"], 2, "same"),
 ])
 def test_several_choices_said_in_one_phrase(labels, count, said):
-    from aloftnb.widget.board import shared_words
+    from aloftnb.widget.choices import shared_words
     assert shared_words(labels, count) == said

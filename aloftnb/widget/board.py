@@ -1,441 +1,48 @@
 """The generic board widget. Python is the single source of truth.
 
-The front end (board.js) sends intents such as {"intent": "play", "action": {...}}; this class
+The front end (board.js) sends intents such as {"intent": "play", "action": {...}}; the board
 validates them against the match, applies them, and publishes the new snapshot through synced
 traits. Several boards (and several views of one board) on the same match stay in step because
 every change goes through the match, which notifies every board.
+
+`Board` is written in parts, one concern a module, so a game board subclassing it still
+overrides any of its methods:
+- board.py (here): the synced traits, construction, publishing the snapshot and the drawing (as
+  svgpatch edits), and the methods game boards refine (`status_text`, `explain`, `hints`...).
+- intents.py: what the front end may ask (`handle_intent` and the `_intent_<name>` handlers).
+- choices.py: the choices sent to a view that may play (legal actions, chance outcomes).
+- viewer.py: what the viewer may see and read (its view, step texts, the log, news).
+- seats.py: who plays each seat (`SeatControl`), and the threads bots think on.
 """
 
 from __future__ import annotations
 
-import asyncio
-import html
-import inspect
 import json
-import random
-import re
-import sys
-import threading
-import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any, ClassVar
 
 import anywidget
 import traitlets as t
 
-from ..core.bots import BOTS, Bot, make_bot
-from ..core.chance import CHANCE, chance_rng, weighted_choice
-from ..core.match import HistoryEntry, Match
-from ..core.options import number_problem, whole_number_problem
+from ..core.bots import BOTS, Bot
+from ..core.chance import CHANCE
+from ..core.match import Match
+from ..core.options import number_problem
 from ..core.registry import board_class
 from ..errors import AloftnbError
 from . import svgpatch
+from .choices import Choices, shared_words
+from .intents import FrontEndIntents
+from .seats import seat_control
+from .viewer import ViewerTexts, check_viewer, clip
 
 _ASSETS = resources.files(__package__)
 BASE_ESM = _ASSETS.joinpath("board.js").read_text("utf-8")
 BASE_CSS = _ASSETS.joinpath("board.css").read_text("utf-8")
 
 
-# What one front-end message may hold: intents are small, so anything bigger is refused unread.
-INTENT_MAX_DEPTH = 6
-INTENT_MAX_ITEMS = 500
-INTENT_MAX_TEXT = 1000
-ECHO_LIMIT = 300  # characters of a refusal message; longer ones are cut
-NEWS_LINES = 4  # steps a live announcement words; more are counted
-
-
-def _clip(text: str, limit: int = ECHO_LIMIT) -> str:
-    """`text` cut to `limit` characters, so a refusal never echoes a huge input back."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def intent_shape_problem(content: Any) -> str | None:
-    """What makes a message too big or too deep to be an intent, or None. Never recurses."""
-    if not isinstance(content, dict):
-        return f"not an intent: a message is an object like {{'intent': ...}}, not " \
-               f"{type(content).__name__}"
-    items, pending = 0, [(content, 1)]
-    while pending:
-        value, depth = pending.pop()
-        items += 1
-        if items > INTENT_MAX_ITEMS:
-            return f"a message holds at most {INTENT_MAX_ITEMS} values"
-        if depth > INTENT_MAX_DEPTH:
-            return f"a message nests at most {INTENT_MAX_DEPTH} levels deep"
-        if isinstance(value, str):
-            if len(value) > INTENT_MAX_TEXT:
-                return f"a text in a message is at most {INTENT_MAX_TEXT} characters, not " \
-                       f"{len(value)}"
-        elif isinstance(value, (dict, list)) and items + len(value) > INTENT_MAX_ITEMS:
-            return f"a message holds at most {INTENT_MAX_ITEMS} values"
-        elif isinstance(value, dict):
-            for key, inner in value.items():
-                if not isinstance(key, str) or len(key) > INTENT_MAX_TEXT:
-                    return "the keys of a message are short texts"
-                pending.append((inner, depth + 1))
-        elif isinstance(value, list):
-            pending.extend((inner, depth + 1) for inner in value)
-        elif value is not None and type(value) not in (bool, int, float):
-            return f"a message holds only JSON values, not {type(value).__name__}"
-    return None
-
-
-def shared_words(labels: list[str], count: int) -> str:
-    """Several choices said in one phrase: the words their labels start with, then what
-    differs ("explore 2,0, paying 1 canvas or wood"), or the count where that is long."""
-    distinct = list(dict.fromkeys(labels))
-    if len(distinct) == 1:
-        return distinct[0]
-    words = [label.split(" ") for label in distinct]
-    shared = 0
-    while all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
-        shared += 1
-    start = " ".join(words[0][:shared])
-    tails = [" ".join(w[shared:]) for w in words]
-    if shared and len(tails) <= 6 and sum(map(len, tails)) <= 80:
-        return f"{start} {', '.join(tails[:-1])} or {tails[-1]}"
-    if shared:
-        return f"{start} … ({count} choices)"
-    verbs = list(dict.fromkeys(w[0] for w in words))
-    said = f"{', '.join(verbs[:-1])} or {verbs[-1]}" if len(verbs) > 1 else verbs[0]
-    return f"{said} … ({count} choices)"
-
-
-# Bots think here, off the kernel's event loop, so a long search never blocks the kernel.
-_BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aloftnb-bot")
-# pyodide (the browser's own Python, as in the JupyterLite site) cannot start a thread: there a
-# bot thinks on the event loop's thread, and a searching bot gives up after this many seconds
-# with its best move so far, so the kernel never stays busy long (the board says "thinking").
-THREADS = sys.platform != "emscripten"
-NO_THREAD_SECONDS = 0.75
-# The stop switch of every search in progress. At exit the executor joins its threads, so a
-# search still running (mcts:60s) would hold a kernel's restart until it ended.
-_SEARCHES: set[threading.Event] = set()
-
-
-def _stop_every_search() -> None:
-    for stop in list(_SEARCHES):
-        stop.set()
-
-
-# Run when the interpreter exits, before the executor's own hook joins its threads (these hooks
-# run last registered first; the executor registered its hook when it was imported, above).
-threading._register_atexit(_stop_every_search)  # type: ignore[attr-defined]
-
-
-def _choose(bot: Bot, rules: Any, state: Any, seat: int, rng: random.Random,
-            stop: threading.Event, seconds: float | None = None) -> Any:
-    """The bot's move; the searching bots shipped here give up as soon as `stop` is set, or,
-    given `seconds`, once that long has passed (playing their best move so far)."""
-    deadline = None if seconds is None else time.perf_counter() + seconds
-
-    def stopped() -> bool:
-        return stop.is_set() or (deadline is not None and time.perf_counter() >= deadline)
-
-    try:
-        if takes_stop(bot):
-            return bot.choose(rules, state, seat, rng, stop=stopped)
-        return bot.choose(rules, state, seat, rng)
-    finally:
-        _SEARCHES.discard(stop)
-
-
-_TAKES_STOP: dict[type, bool] = {}
-
-
-def takes_stop(bot: Bot) -> bool:
-    """Whether the bot's `choose` takes `stop` (every bot shipped does; a designer's bot written
-    with the four arguments only still plays, without being stopped early)."""
-    kind = type(bot)
-    if kind not in _TAKES_STOP:
-        try:
-            parameters = inspect.signature(kind.choose).parameters
-        except (TypeError, ValueError):
-            _TAKES_STOP[kind] = False
-        else:
-            _TAKES_STOP[kind] = "stop" in parameters or any(
-                p.kind is p.VAR_KEYWORD for p in parameters.values())
-    return _TAKES_STOP[kind]
-
-
-def _choose_into(future: asyncio.Future, bot: Bot, rules: Any, state: Any, seat: int,
-                 rng: random.Random, stop: threading.Event) -> None:
-    """Without threads: the bot's move (within NO_THREAD_SECONDS) into `future`, here."""
-    if future.cancelled():  # cancelled before it began
-        _SEARCHES.discard(stop)
-        return
-    try:
-        future.set_result(_choose(bot, rules, state, seat, rng, stop, NO_THREAD_SECONDS))
-    except Exception as exc:  # the board reports a broken bot
-        future.set_exception(exc)
-
-
-class SeatControl:
-    """Who plays each seat of one match (a person or a bot), shared by every board of that match.
-
-    Keeping this per match, not per board, means two boards never both play a bot's turn. In a
-    kernel, a bot thinks on a worker thread: the event loop keeps answering the board, and undo,
-    seat changes, pausing or any change to the match cancel the thought (its move is dropped).
-    """
-
-    def __init__(self, match: Match) -> None:
-        self._match_ref = weakref.ref(match)
-        self.bots: dict[int, Bot] = {}
-        self.autoplay = True
-        # Set when stepping back in the timeline paused the bots (they would play from the
-        # earlier step and replace the steps after it): back at the latest step, they play on.
-        self.paused_by_timeline = False
-        self.delay = 0.4  # seconds a bot "thinks" on the board, so people can follow
-        self.thinking = False
-        # The match's latest change ("action", "chance", "goto"...), seen before any board
-        # redraws for it: boards tell news only of steps played, not of the timeline.
-        self.last_change = ""
-        self.boards: weakref.WeakSet[Board] = weakref.WeakSet()
-        self._handle: asyncio.TimerHandle | None = None
-        self._thought: tuple[asyncio.Future, threading.Event] | None = None  # a bot thinking
-        self._stop_with_match: weakref.finalize | None = None
-        # While bots play to the end of a round: that round (they play on without the delay).
-        self._running_round: int | None = None
-        match.subscribe(self._on_change)
-
-    @property
-    def match(self) -> Match:
-        match = self._match_ref()
-        assert match is not None, "a seat control lives only as long as its match"
-        return match
-
-    def check_controller(self, seat: Any, controller: Any) -> Bot | None:
-        """The bot for `controller` at `seat` (None for "human"), or an AloftnbError saying why."""
-        match = self.match
-        if whole_number_problem(seat, 0, match.players - 1):
-            raise AloftnbError(f"seat must be 0..{match.players - 1}, not {seat!r:.60}")
-        if isinstance(controller, str) and controller == "human":
-            return None
-        return make_bot(controller)
-
-    def set_controller(self, seat: int, controller: str | Bot) -> None:
-        bot = self.check_controller(seat, controller)
-        self.cancel()  # whatever was thinking thought for the old line-up
-        if bot is None:
-            self.bots.pop(seat, None)
-        else:
-            self.bots[seat] = bot
-        self._refresh()
-        self.schedule()
-
-    def bot_to_move(self) -> Bot | None:
-        seat = self.match.current_player
-        return None if seat is None else self.bots.get(seat)
-
-    def schedule(self) -> None:
-        """Let the bot to move play after a short delay, if bots play by themselves."""
-        if (self._handle is not None or self._thought is not None or not self.autoplay
-                or self.bot_to_move() is None):
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no event loop (plain Python, tests): call step() to play bot moves
-        self.thinking = True
-        self._refresh()
-        self._handle = loop.call_later(self.delay, self._timer_fired)
-
-    def cancel(self) -> None:
-        self._running_round = None
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
-        if self._thought is not None:
-            future, stop = self._thought
-            self._thought = None
-            stop.set()  # a search in progress ends at its next check
-            _SEARCHES.discard(stop)  # also when the search never started (then _choose never runs)
-            future.cancel()
-            self._forget_match_finalizer()
-        if self.thinking:
-            self.thinking = False
-            self._refresh()
-
-    def _timer_fired(self) -> None:
-        self._handle = None
-        self.think()
-
-    def think(self) -> bool:
-        """Start the bot to move thinking on a worker thread (where there are no threads, on
-        the loop within NO_THREAD_SECONDS); its move is played on the loop.
-
-        Needs a running event loop (a kernel). Returns whether a bot started thinking.
-        """
-        match, bot = self.match, self.bot_to_move()
-        if bot is None or match.is_over or self._thought is not None:
-            if self._thought is None and self.thinking:
-                self.thinking = False
-                self._refresh()
-            return False
-        loop = asyncio.get_running_loop()
-        seat, state = match.current_player, match.state
-        assert seat is not None  # a bot is to move
-        stop = threading.Event()
-        _SEARCHES.add(stop)
-        self._stop_with_match = weakref.finalize(match, stop.set)  # a match gone: search ends
-        args = (bot, match.rules, state, seat, self._rng(match), stop)
-        future: asyncio.Future
-        if THREADS:
-            future = loop.run_in_executor(_BOT_THREADS, _choose, *args)
-        else:  # pyodide: on this thread, after the loop has sent the board its "thinking"
-            future = loop.create_future()
-            loop.call_soon(_choose_into, future, *args)
-        self._thought = (future, stop)
-        if not self.thinking:
-            self.thinking = True
-            self._refresh()
-        future.add_done_callback(lambda done: self._thought_done(done, bot, seat, state))
-        return True
-
-    def _forget_match_finalizer(self) -> None:
-        if self._stop_with_match is not None:
-            self._stop_with_match.detach()
-            self._stop_with_match = None
-
-    def _thought_done(self, future: asyncio.Future, bot: Bot, seat: int, state: Any) -> None:
-        if self._thought is None or self._thought[0] is not future:
-            return  # cancelled: undo, a seat change, pausing or another change came first
-        self._thought = None
-        self._forget_match_finalizer()
-        self.thinking = False
-        match = self.match
-        if match is None:
-            return
-        if match.state is not state or self.bots.get(seat) is not bot:
-            self._refresh()  # the match moved on while the bot thought: think again
-            self.schedule()
-            return
-        try:
-            action = future.result()
-            match.play(action)
-        except Exception as exc:  # a broken bot must not break the board
-            self._bot_failed(bot, seat, exc)
-
-    @staticmethod
-    def _rng(match: Match) -> random.Random:
-        return random.Random(match.seed * 1_000_003 + match.position)  # reproducible bot play
-
-    def step(self) -> bool:
-        """Play one move now, here, for the bot whose turn it is. Returns whether a bot moved."""
-        match, bot = self.match, self.bot_to_move()
-        self.thinking = False
-        if bot is None or match.is_over:
-            self._refresh()
-            return False
-        seat = match.current_player
-        assert seat is not None  # a bot is to move
-        try:
-            if THREADS:
-                action = bot.choose(match.rules, match.state, seat, self._rng(match))
-            else:  # pyodide: within the budget of a bot's own turn there
-                action = _choose(bot, match.rules, match.state, seat, self._rng(match),
-                                 threading.Event(), NO_THREAD_SECONDS)
-            match.play(action)
-        except Exception as exc:  # a broken bot must not break the board
-            self._bot_failed(bot, seat, exc)
-            return False
-        return True
-
-    def run_round(self) -> int:
-        """Let the bots play on to the end of the current round (or until a person is to move,
-        or the game is over). In a kernel they play one after another off the event loop, and
-        any change (undo, a seat change, a person's move) stops them; outside one (tests, plain
-        Python) they play here and now. Returns the moves played here and now."""
-        self.cancel()
-        match = self.match
-        if self.bot_to_move() is None or match.is_over:
-            raise AloftnbError("no bot is to move: bots play to the round's end from a bot's turn")
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            played, start = 0, match.round
-            while match.round == start and self.step():
-                played += 1
-            return played
-        self._running_round = match.round
-        self.think()
-        return 0
-
-    def _run_on(self) -> None:
-        """After a move while running to the round's end: the next bot, or stop."""
-        match = self.match
-        if (self._running_round is None or match.is_over or match.round != self._running_round
-                or self.bot_to_move() is None):
-            self._running_round = None
-            return
-        if self._handle is not None:  # no delay while running
-            self._handle.cancel()
-            self._handle = None
-        self.think()
-
-    def _bot_failed(self, bot: Bot, seat: int, exc: Exception) -> None:
-        self._running_round = None
-        self.autoplay = self.paused_by_timeline = False
-        self._tell(f"the {bot.name} bot at seat {seat} failed and bots were paused: "
-                   f"{_clip(str(exc))}")
-        self._refresh()
-
-    def _on_change(self, match: Match, change: str) -> None:
-        if change == "auto_chance":
-            return  # a setting: nothing moved
-        self.last_change = change
-        self._follow_timeline(match, change)
-        if self._thought is not None:
-            self.cancel()  # it was thinking about a position that is gone
-        elif self._handle is not None and self.bot_to_move() is None:
-            self.cancel()
-        if self._running_round is not None and change not in ("action", "chance"):
-            self.cancel()  # undo, goto or an edit stops the run
-        if self._running_round is not None:
-            self._run_on()
-        else:
-            self.schedule()
-
-    def _follow_timeline(self, match: Match, change: str) -> None:
-        """Pause the bots while the match is back in its timeline (steps ahead to redo), and
-        let the ones the timeline paused play on once it is at its latest step again (going
-        there, or a new move from an earlier step, which replaces the steps after it)."""
-        if match.can_redo:
-            if change == "goto" and self.autoplay and self.bots:
-                self.autoplay, self.paused_by_timeline = False, True
-        elif self.paused_by_timeline:
-            self.autoplay, self.paused_by_timeline = True, False
-
-    def timeline_note(self) -> str:
-        """What boards say while the timeline keeps the bots paused (else nothing)."""
-        if not self.paused_by_timeline or self.autoplay:
-            return ""
-        return ("Bots paused while you look back: they play on at the latest step (▶| or a new "
-                "move). Tick 'bots play by themselves' to let them play from here (the later "
-                "steps are then replaced).")
-
-    def _refresh(self) -> None:
-        for board in list(self.boards):
-            board._publish()
-
-    def _tell(self, text: str) -> None:
-        for board in list(self.boards):
-            board._say("error", text)
-
-
-_controls: weakref.WeakKeyDictionary[Match, SeatControl] = weakref.WeakKeyDictionary()
-
-
-def seat_control(match: Match) -> SeatControl:
-    control = _controls.get(match)
-    if control is None:
-        control = _controls[match] = SeatControl(match)
-    return control
-
-
-class Board(anywidget.AnyWidget):
+class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
     """An interactive board for a match: `aloftnb.Board(match)` or `match.board()`.
 
     viewer: "turn" (hot-seat: the player to move, secrets shown only on request), "designer"
@@ -445,9 +52,6 @@ class Board(anywidget.AnyWidget):
     _esm = BASE_ESM
     _css = BASE_CSS
     game_css: ClassVar[str] = ""
-    # Above this many legal actions, only the first steps are sent, and the full choices under
-    # the first step a person selects (a "select" intent): redraws stay small as boards grow.
-    choices_limit: ClassVar[int] = 150
 
     title = t.Unicode("").tag(sync=True)
     # The drawing. `svg` is always the whole current drawing in Python, but it travels only when
@@ -515,7 +119,7 @@ class Board(anywidget.AnyWidget):
             raise AloftnbError(f"a board shows a Match, not {type(match).__name__}")
         # Everything is checked before the board attaches to the match: a refused board must
         # leave no subscription, no seat and no widget behind.
-        _check_viewer(match, viewer)
+        check_viewer(match, viewer)
         if bots is not None and not isinstance(bots, dict):
             raise AloftnbError(f"bots must be a dict like {{1: 'random'}}, not {bots!r:.60}")
         control = seat_control(match)
@@ -556,209 +160,11 @@ class Board(anywidget.AnyWidget):
         control._refresh()
         self.control.schedule()
 
-    # -- what the front end may ask --------------------------------------------------------------
-    def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        intent_id = content.get("id") if isinstance(content, dict) else None
-        if not ((type(intent_id) is int and abs(intent_id) < 2**53)
-                or (type(intent_id) is str and len(intent_id) <= 40)):
-            intent_id = None  # echoed in the ack: only a small id is
-        try:
-            self.handle_intent(content)
-        except AloftnbError as exc:
-            self._say("error", _clip(f"refused: {exc}"))
-        except Exception as exc:  # junk from the front end must never break the board
-            self._say("error", _clip(f"refused a malformed request ({type(exc).__name__}: "
-                                     f"{str(exc)[:ECHO_LIMIT]})"))
-        finally:
-            self.send({"ack": intent_id})
-
-    def handle_intent(self, content: Any) -> None:
-        """Apply one intent from the front end. Raises an AloftnbError saying why it was refused."""
-        problem = intent_shape_problem(content)
-        if problem:
-            raise AloftnbError(problem)
-        if not isinstance(content.get("intent"), str):
-            raise AloftnbError(f"not an intent: a message needs an 'intent' text, not "
-                               f"{content.get('intent')!r:.60}")
-        intent = content["intent"]
-        handler = getattr(self, f"_intent_{intent}", None) if intent.isidentifier() else None
-        if handler is None:
-            raise AloftnbError(f"unknown intent {intent!r:.60}")
-        handler(content)
-
-    def _intent_hello(self, content: dict) -> None:
-        self._publish()
-        # A new view (or one that missed a step) gets the whole log and the whole drawing.
-        self.send_state("log")
-        self._send_whole_drawing()
-
-    def _intent_drawing(self, content: dict) -> None:
-        """A view could not apply a patch (it missed one, or its drawing differs): send it all."""
-        self._send_whole_drawing()
-
-    def _send_whole_drawing(self) -> None:
-        self.send_state(["svg", "svg_revision"])
-        self._svg_sent = self.svg_revision
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        # A board shown again (a second cell) starts from the whole current drawing, not from
-        # the last one that travelled whole.
-        if self._svg_sent != self.svg_revision:
-            self._send_whole_drawing()
-        return super()._repr_mimebundle_(**kwargs)
-
-    def _intent_goto(self, content: dict) -> None:
-        """The timeline: jump to any step, as `match.goto` does from a cell."""
-        position = content.get("position")
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise AloftnbError(f"a goto intent needs a whole-number position, not {position!r}")
-        self.control.cancel()
-        self.match.goto(position)  # back in the timeline, the bots pause (SeatControl)
-
-    def _intent_play(self, content: dict) -> None:
-        seat = self.match.current_player
-        if seat is not None and seat in self.control.bots:
-            raise AloftnbError(f"seat {seat} is played by the {self.control.bots[seat].name} bot")
-        if not self._can_act(seat):
-            raise AloftnbError(f"this view is seat {self.viewer[5:]}'s; it is seat {seat}'s turn")
-        self.match.play(content.get("action"))
-
-    def _intent_force(self, content: dict) -> None:
-        """The designer view chooses the outcome of the chance step the game is at."""
-        self._check_chance_choice()
-        self.match.force(content.get("action"))
-
-    def _intent_draw(self, content: dict) -> None:
-        """The designer view draws the chance step's outcome from the match's seed."""
-        self._check_chance_choice()
-        self.match.resolve_chance()
-
-    def _intent_auto_chance(self, content: dict) -> None:
-        """The designer view's switch: draw chance steps by themselves, or stop at each one."""
-        on = content.get("on")
-        if not isinstance(on, bool):
-            raise AloftnbError(f"an auto_chance intent says on: true or false, not {on!r:.60}")
-        if self.viewer != "designer":
-            raise AloftnbError("chance draws are switched on and off in the designer view")
-        if self.match.rules.traits.chance == "none":
-            raise AloftnbError(f"{self.match.game} has no chance steps to draw")
-        self.match.auto_chance = on
-
-    def _check_chance_choice(self) -> None:
-        if not self.match.is_chance:
-            raise AloftnbError("nothing is drawn or rolled now: this is not a chance step")
-        if self.viewer != "designer":
-            raise AloftnbError("chance outcomes are chosen in the designer view")
-
-    def _chance_choices(self) -> list[dict[str, Any]]:
-        """At a chance step, the designer is offered a random draw and every listed outcome,
-        worded as what will happen. Outcomes worded the same (five leviathans set aside face
-        down) are one choice with their summed probability: nobody can tell them apart, so
-        choosing it draws one of them as "Draw at random" would (the match's chance stream for
-        this step, their probabilities), rather than always the first."""
-        match = self.match
-        choices: list[dict[str, Any]] = [
-            {"path": ["chance:draw"], "label": "Draw at random", "intent": "draw", "action": {}}]
-        if match.rules.traits.chance == "explicit":
-            rules, state = match.rules, match.state
-            alike: dict[str, list[tuple[Any, float]]] = {}
-            for outcome, probability in match.chance_outcomes():
-                alike.setdefault(rules.chance_choice_label(state, outcome), []).append(
-                    (outcome, probability))
-            for number, (text, outcomes) in enumerate(alike.items()):
-                chosen = outcomes[0][0] if len(outcomes) == 1 else weighted_choice(
-                    outcomes, chance_rng(match.seed, match.position))
-                probability = sum(p for _, p in outcomes)
-                choices.append({"path": [f"chance:{number}"], "intent": "force",
-                                "label": f"{text} ({100 * probability:.3g}%)",
-                                "action": chosen.to_dict()})
-        return choices
-
-    def _intent_explain(self, content: dict) -> None:
-        path = content.get("path")
-        if (not isinstance(path, list) or not path or len(path) > 8
-                or not all(isinstance(k, str) and 0 < len(k) <= 100 for k in path)):
-            raise AloftnbError("an explain intent needs a path of 1 to 8 short keys")
-        seat = self.match.current_player
-        if seat is not None and not self.match.is_over and not self._can_act(seat):
-            # A one-seat view never plays another seat's turn.
-            self._say("error", f"it is seat {seat}'s turn; this view shows seat "
-                               f"{self.viewer[5:]} only (choose 'Hot seat' or 'Seat {seat} only' "
-                               "in View to play it)")
-            return
-        if seat is not None and seat in self.control.bots and not self.match.is_over:
-            self._say("error", f"it is seat {seat}'s turn, played by the "
-                               f"{self.control.bots[seat].name} bot")
-            return
-        self._say("error", _clip(self.explain(path)))
-
-    def _intent_select(self, content: dict) -> None:
-        """The front end picked a first step of many: send the choices that follow it."""
-        path = content.get("path")
-        if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
-            raise AloftnbError("a select intent needs a path of keys")
-        self._selected_first = path[0]
-        self._publish()
-
-    def _choices_to_send(self) -> list[dict[str, Any]]:
-        rules, state = self.match.rules, self.match.state
-        legal = rules.legal_actions(state)
-        paths = [rules.action_path(state, a) for a in legal]
-        if len(legal) <= self.choices_limit:
-            return [{"path": path, "label": self.choice_label(a), "action": a.to_dict()}
-                    for a, path in zip(legal, paths)]
-        selected = getattr(self, "_selected_first", None)
-        choices: list[dict[str, Any]] = []
-        stubs: dict[str, dict[str, Any]] = {}
-        for action, path in zip(legal, paths):
-            if path[0] == selected or len(path) == 1:
-                choices.append({"path": path, "label": self.choice_label(action),
-                                "action": action.to_dict()})
-            elif path[0] in stubs:
-                stubs[path[0]]["count"] += 1
-            else:  # a first step standing for the choices after it, sent when it is selected
-                stubs[path[0]] = {"path": path[:1], "label": self.step_label(path[0]),
-                                  "partial": True, "count": 1}
-        return choices + list(stubs.values())
-
-    def _intent_undo(self, content: dict) -> None:
-        self.control.cancel()
-        self.match.goto(self._undo_target())
-
-    def _intent_redo(self, content: dict) -> None:
-        if not self.match.can_redo:
-            raise AloftnbError("nothing to redo")
-        self.match.redo()
-
-    def _intent_view_option(self, content: dict) -> None:
-        """A display setting from the board's controls (never a rule): the game board checks it.
-        """
-        name, value = content.get("name"), content.get("value")
-        spec = next((c for c in self.view_control_specs() if c["name"] == name), None)
-        if spec is None:
-            raise AloftnbError(f"this board has no display setting {name!r:.40}")
-        allowed = [option for option, _ in spec["options"]]
-
-        def same(a: Any, b: Any) -> bool:  # JSON turns 2.0 into 2: numbers compare by value
-            numbers = all(type(x) in (int, float) for x in (a, b))
-            return (numbers or type(a) is type(b)) and a == b
-
-        match = next((v for v in allowed if same(value, v)), None)
-        if match is None:
-            raise AloftnbError(f"{spec['label']} must be one of "
-                               f"{', '.join(label for _, label in spec['options'])}")
-        self.set_view_option(spec["name"], match)
-
-    def _intent_view(self, content: dict) -> None:
-        before = self.viewer
-        self._set_viewer(content.get("viewer"))
-        if self.viewer == before:  # a change publishes by itself (below)
-            self._publish()
-
+    # -- the viewer (viewer.py words the game for it) ------------------------------------------
     @t.validate("viewer")
     def _checked_viewer(self, proposal: Any) -> Any:
         if hasattr(self, "match"):  # a cell may set it: `board.viewer = "seat:1"`
-            _check_viewer(self.match, proposal["value"])
+            check_viewer(self.match, proposal["value"])
         return proposal["value"]
 
     @t.observe("viewer")
@@ -768,48 +174,9 @@ class Board(anywidget.AnyWidget):
         if hasattr(self, "_unsubscribe"):
             self._publish()
 
-    def _intent_reveal(self, content: dict) -> None:
-        on = content.get("on")
-        if not isinstance(on, bool):
-            raise AloftnbError(f"a reveal intent says on: true or false, not {on!r:.60}")
-        seat = self.match.current_player
-        if on and seat is None:
-            raise AloftnbError("the game is over: every secret is already shown")
-        self.revealed = on
-        self._revealed_for = seat if on else None
-        self._publish()
-
-    def _intent_seat(self, content: dict) -> None:
-        # set_controller checks both values, as it does for calls from a cell.
-        seat, controller = content.get("seat"), content.get("controller")
-        self.control.set_controller(seat, controller)  # type: ignore[arg-type]
-
-    def _intent_autoplay(self, content: dict) -> None:
-        on = content.get("on")
-        if not isinstance(on, bool):
-            raise AloftnbError(f"an autoplay intent says on: true or false, not {on!r:.60}")
-        self.control.autoplay = on
-        self.control.paused_by_timeline = False  # the person chose: the timeline no longer does
-        if self.control.autoplay:
-            self.control.schedule()
-        else:
-            self.control.cancel()
-        self.control._refresh()
-
-    def _intent_run_round(self, content: dict) -> None:
-        self.control.run_round()
-
-    def _intent_step(self, content: dict) -> None:
-        control = self.control
-        control.cancel()
-        if control.bot_to_move() is None or self.match.is_over:
-            raise AloftnbError("no bot is to move")
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            control.step()  # no kernel loop: think here; a failure is reported by the control
-            return
-        control.think()  # in a kernel: think off the event loop
+    def _set_viewer(self, viewer: Any) -> None:
+        check_viewer(self.match, viewer)
+        self.viewer = viewer
 
     # -- the same things from Python -----------------------------------------------------------
     def set_seat(self, seat: int, controller: str | Bot) -> None:
@@ -833,134 +200,14 @@ class Board(anywidget.AnyWidget):
     def _on_match_change(self, match: Match, change: str) -> None:
         self._publish()
 
-    def _set_viewer(self, viewer: Any) -> None:
-        _check_viewer(self.match, viewer)
-        self.viewer = viewer
-
-    def _viewing_seat(self) -> int | None | str:
-        """The seat whose view is shown; "all" for the designer."""
-        if self.viewer == "designer":
-            return "all"
-        if self.viewer.startswith("seat:"):
-            return int(self.viewer[5:])
-        seat = self.match.current_player
-        if seat is None or seat == CHANCE:  # nobody's secrets during a draw or once over
-            return None
-        return seat if (self.revealed and seat == self._revealed_for) else None
-
-    def _can_act(self, seat: int | None) -> bool:
-        return not self.viewer.startswith("seat:") or self.viewer == f"seat:{seat}"
-
-    def _undo_target(self) -> int:
-        """Step back past bot moves (and chance draws) to the last position where a person was
-        to play."""
-        if not self.match.can_undo:
-            raise AloftnbError("nothing to undo")
-        rules, bots = self.match.rules, self.control.bots
-        return self.match.undo_target(1, skip=lambda state: rules.current_player(state) in bots)
-
     def _say(self, kind: str, text: str) -> None:
         self._messages += 1
         self._message_context = self._context()
-        self.message = {"kind": kind, "text": _clip(text), "n": self._messages}
+        self.message = {"kind": kind, "text": clip(text), "n": self._messages}
 
     def _context(self) -> tuple:
         """What a message is about: once the position or the view changes, it is stale."""
         return (self.match.position, len(self.match.timeline), self.viewer, self.revealed)
-
-    def recent_steps(self) -> tuple[int, int]:
-        """The steps (from, to] since the seat this board shows last acted: what others did.
-
-        The seat is the viewed one, or the one to move (hot seat and designer views). Its own
-        latest moves are skipped, so during a turn of several actions the others' moves stay
-        marked. After the game (or with no seat to move) the last step is marked.
-        """
-        match = self.match
-        history = match.history
-        end = len(history)
-        seat = int(self.viewer[5:]) if self.viewer.startswith("seat:") else match.current_player
-        if seat is None:
-            return (max(0, end - 1), end)
-        i = end
-        while i > 0 and history[i - 1].kind == "action" and history[i - 1].seat == seat:
-            i -= 1
-        top = i
-        # Others' moves, and the chance outcomes drawn among them, since this seat last acted.
-        while i > 0 and (history[i - 1].kind == "chance"
-                         or (history[i - 1].kind == "action" and history[i - 1].seat != seat)):
-            i -= 1
-        return (i, top)
-
-    def view_dict(self) -> dict[str, Any]:
-        rules, state = self.match.rules, self.match.state
-        seat = self._viewing_seat()
-        return rules.state_to_dict(state) if isinstance(seat, str) else rules.view(state, seat)
-
-    def step_text(self, entry: HistoryEntry, line: bool = False) -> str:
-        """A history step's text (or log line) as this board's viewer may read it: a seat's
-        view never names what that seat cannot see (Rules.hidden_text); the designer reads all.
-        """
-        seat = self._viewing_seat()
-        if isinstance(seat, str):
-            return str(entry) if line else entry.text
-        return entry.line_for(seat) if line else entry.text_for(seat)
-
-    def step_seen(self, entry: HistoryEntry) -> bool:
-        """Whether this board's viewer may know which action or outcome `entry` was."""
-        seat = self._viewing_seat()
-        return isinstance(seat, str) or entry.seen_by(seat)
-
-    def recent_keys(self, steps: range) -> list[str]:
-        """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it.
-        Steps the viewer may not see are not marked (their keys would name them)."""
-        match, keys = self.match, list[str]()
-        for i in steps:
-            entry = match.history[i]
-            if entry.kind == "action" and entry.action is not None and self.step_seen(entry):
-                before = match.state_at(i)
-                keys.extend(k for k in match.rules.action_path(before, entry.action)
-                            if k not in keys)
-        return keys
-
-    def _publish_log(self) -> None:
-        match = self.match
-        seat = self._viewing_seat()  # once, not once per entry: logs grow long
-        entries = [{"text": str(entry) if isinstance(seat, str) else entry.line_for(seat),
-                    "seat": entry.seat} for entry in match.timeline]
-        sent = self.log
-        start = 0
-        while start < min(len(sent), len(entries)) and sent[start] == entries[start]:
-            start += 1
-        if start == len(sent) == len(entries):
-            return
-        # Keep the whole log current for views that say hello, without syncing it each time
-        # (traitlets' own store: no change event, so nothing is sent).
-        self._trait_values["log"] = entries
-        self.log_delta = {"start": start, "entries": entries[start:], "length": len(entries)}
-
-    def _publish_drawing(self, svg: str) -> None:
-        """Publish a new drawing as the edits from the previous one, or whole if need be."""
-        if svg == self.svg:
-            return
-        drawing = svgpatch.parse(svg)
-        ops = svgpatch.diff(self._drawing, drawing)
-        self._drawing = drawing
-        revision = self.svg_revision + 1
-        if ops is None:
-            with self.hold_sync():  # one message: a view never sees one without the other
-                self.svg, self.svg_revision = svg, revision
-            self._svg_sent = revision
-            return
-        # Keep `svg` current for Python and for views that ask for it (traitlets' own store: no
-        # change event, so nothing is sent), and send the edits.
-        self._trait_values["svg"] = svg
-        self._trait_values["svg_revision"] = revision
-        # The ops as JSON text: ipywidgets walks every list and dict it sends (for binary
-        # buffers), which costs more than encoding them.
-        self.svg_patch = {"base": revision - 1, "revision": revision,
-                          "ops": json.dumps(ops, separators=(",", ":"))}
-        _boards_with_patches.add(self)
-        _register_cell_hook()
 
     def _publish(self) -> None:
         match, rules = self.match, self.match.rules
@@ -1014,41 +261,41 @@ class Board(anywidget.AnyWidget):
             self.over = match.is_over
             self.revision += 1
 
-    def news_text(self, steps: range) -> str:
-        """What history steps `steps` say to this board's viewer, briefly: the chance draws,
-        the bots' moves and moves made at other boards (a move a person makes here is not told
-        back), each as this viewer may read it (a hidden step never names what it hides)."""
-        match = self.match
-        lines = []
-        for i in steps:
-            entry = match.history[i]
-            if (entry.kind == "action" and entry.seat not in self.control.bots
-                    and self._can_act(entry.seat)):
-                continue  # played on this board (or one like it) by a person
-            lines.append(self.step_text(entry, line=True).rstrip("."))
-        if len(lines) > NEWS_LINES:
-            lines = [f"{len(lines) - NEWS_LINES + 1} steps", *lines[-(NEWS_LINES - 1):]]
-        return ". ".join(lines) + ("." if lines else "")
+    # -- the drawing travels whole or as edits (svgpatch.py) -------------------------------------
+    def _send_whole_drawing(self) -> None:
+        self.send_state(["svg", "svg_revision"])
+        self._svg_sent = self.svg_revision
 
-    def _tell_news(self) -> None:
-        """After a move or a draw, the steps since the last news, and a new round."""
-        match = self.match
-        told, end = self._news_told, match.position
-        where = (match.round, match.phase)
-        moved = self.control.last_change in ("action", "chance") and end > told
-        self._news_told = end
-        if not moved:  # undo, the timeline, an edit, a redraw: nothing new happened
-            self._news_where = where
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # A board shown again (a second cell) starts from the whole current drawing, not from
+        # the last one that travelled whole.
+        if self._svg_sent != self.svg_revision:
+            self._send_whole_drawing()
+        return super()._repr_mimebundle_(**kwargs)
+
+    def _publish_drawing(self, svg: str) -> None:
+        """Publish a new drawing as the edits from the previous one, or whole if need be."""
+        if svg == self.svg:
             return
-        text = self.news_text(range(told, end))
-        if where[0] != self._news_where[0] and not match.is_over:  # a new round (phases
-            # come and go with each seat's turn in some games: each line names its phase)
-            phase = f", {match.phase} phase" if len(match.rules.phases) > 1 else ""
-            text = (text + " " if text else "") + f"Round {match.round}{phase}."
-        self._news_where = where
-        if text:
-            self._news_count += 1
-            self.news = {"text": _clip(text), "n": self._news_count}
+        drawing = svgpatch.parse(svg)
+        ops = svgpatch.diff(self._drawing, drawing)
+        self._drawing = drawing
+        revision = self.svg_revision + 1
+        if ops is None:
+            with self.hold_sync():  # one message: a view never sees one without the other
+                self.svg, self.svg_revision = svg, revision
+            self._svg_sent = revision
+            return
+        # Keep `svg` current for Python and for views that ask for it (traitlets' own store: no
+        # change event, so nothing is sent), and send the edits.
+        self._trait_values["svg"] = svg
+        self._trait_values["svg_revision"] = revision
+        # The ops as JSON text: ipywidgets walks every list and dict it sends (for binary
+        # buffers), which costs more than encoding them.
+        self.svg_patch = {"base": revision - 1, "revision": revision,
+                          "ops": json.dumps(ops, separators=(",", ":"))}
+        _boards_with_patches.add(self)
+        _register_cell_hook()
 
     # -- game boards refine these --------------------------------------------------------------
     def drawing_options(self) -> dict[str, Any]:
@@ -1083,22 +330,6 @@ class Board(anywidget.AnyWidget):
             return str(choices[0]["label"])
         count = sum(c.get("count", 1) for c in choices)
         return shared_words([str(c["label"]) for c in choices], count)
-
-    def _key_actions(self, choices: list[dict[str, Any]], svg: str) -> list[list[Any]]:
-        drawn = {html.unescape(key) for key in re.findall(r'data-key="([^"]*)"', svg)}
-        leads_to: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for choice in choices:
-            path = choice["path"]
-            for i, key in enumerate(path):
-                if key in drawn:
-                    leads_to.setdefault(tuple(path[: i + 1]), []).append(choice)
-        return [[list(path), self.key_action(list(path), found)]
-                for path, found in leads_to.items()]
-
-    def _step_labels(self, choices: list[dict[str, Any]]) -> dict[str, str]:
-        keys = {key for choice in choices for key in choice["path"]}
-        labels = {key: self.step_label(key) for key in keys}
-        return {key: label for key, label in labels.items() if label != key}
 
     def seat_label(self, seat: int, view: dict[str, Any]) -> str:
         """How the seats list names `seat`; `view` is the state dict this board shows."""
@@ -1168,12 +399,6 @@ class ZoomableBoard(Board):
     def set_view_option(self, name: str, value: Any) -> None:
         if name == "zoom":
             self.set_zoom(value)
-
-
-def _check_viewer(match: Match, viewer: Any) -> None:
-    allowed = ["turn", "designer"] + [f"seat:{p}" for p in range(match.players)]
-    if not isinstance(viewer, str) or viewer not in allowed:
-        raise AloftnbError(f"viewer must be one of {', '.join(allowed)}, not {viewer!r:.60}")
 
 
 # Boards whose front end holds an older whole drawing than board.svg (patches came since).

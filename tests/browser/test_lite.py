@@ -182,7 +182,7 @@ def test_the_site_plays_offline_in_the_browsers_python(chromium, lite_url, brows
         assert not _errors(cells), _errors(cells)
         # The browser's own Python, where bots have no threads to think in.
         assert site.python("__import__('sys').platform") == "emscripten"
-        assert site.python("__import__('aloftnb.widget.board').widget.board.THREADS") is False
+        assert site.python("__import__('aloftnb.widget.seats').widget.seats.THREADS") is False
         # Playtesting says what it needs, since pandas is not there.
         assert any("needs the full install" in _text(cell) for cell in cells)
         boards = site.page.locator(".jp-OutputArea-output .aloft-board")
