@@ -149,8 +149,9 @@ class Flow:
 
     `phase_field` names the state attribute holding the phase; a game that records only its
     stage sets `phase_field=""` and `stage_field`, and each state's phase is the one that declares
-    its stage (stage names are then unique across phases). `ended` is the stage value of a
-    finished game that records its end there (its phase is `ended_phase`, default the last).
+    its stage (stage names are then unique across phases). `ended` is the value a finished game
+    records in that field (the phase field, or the stage field when it records only its stage);
+    such a state is in the phase `ended_phase`, default the last.
     A state that records neither (a game whose phase follows from other fields) names it with
     `phase_from(state)`. `rounds(rules, state)` counts rounds from 1; without it every state is
     in round 1. `after(rules, state)` returns the state after every step, once its handler has
@@ -203,6 +204,8 @@ class Flow:
                         handlers[phase.name, stage.name, kind] = handler
         if self.ended_phase and self.ended_phase not in names:
             problems.append(f"ended_phase {self.ended_phase!r} is not one of its phases")
+        if self.ended and (self.ended in names or self.ended in by_stage):
+            problems.append(f"ended {self.ended!r} is also the name of a phase or stage")
         if self.phase_from is not None:
             object.__setattr__(self, "phase_field", "")
         elif not self.phase_field and not self.stage_field:
@@ -235,7 +238,10 @@ class Flow:
         if self.phase_from is not None:
             return self.phase_from(state)
         if self.phase_field:
-            return str(getattr(state, self.phase_field))
+            phase = str(getattr(state, self.phase_field))
+            if self.ended and phase == self.ended:
+                return self.ended_phase or self.phases[-1].name
+            return phase
         stage = self.stage_of(state)
         if self.ended and stage == self.ended:
             return self.ended_phase or self.phases[-1].name
