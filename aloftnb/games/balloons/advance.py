@@ -1,0 +1,134 @@
+"""The advance phase: which balloons may advance, what an advance does, and the end of a turn.
+
+A turn's advance is the fast path: the sky is one bitmask of occupied columns per altitude, so
+whether a cell is free of orthogonal neighbours is a few integer operations. After the advance
+(or the pass when nothing can advance) `end_turn` decides what comes next: the end of the game,
+the fixed edition's wind and the next seat's advance, or the choice edition's wind phase.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.action import Action
+from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState, _set
+from .wind import fixed_wind
+
+if TYPE_CHECKING:
+    from .rules import BalloonsRules
+
+
+def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
+    """The advances open to the seat, or the pass when there is none."""
+    return advances(rules, s) or list(rules._pass)  # RULING: pass is an explicit action
+
+
+def advances(rules: BalloonsRules, s: BalloonsState) -> list[Action]:
+    """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order."""
+    acts: list[Action] = []
+    status, where, altitude, sky = s.status, s.where, s.altitude, s.sky
+    free = [k for k, b in enumerate(s.load) if b < 0]  # RULING: one per truck, both editions
+    top, columns, solo = rules.altitudes, rules.columns, rules.solo_rules
+    first = s.row[0] if (solo and s.row) else -1
+    for b in rules._balloon_range:
+        st = status[b]
+        if st == PACKED:
+            if free and (not solo or b == first):
+                table = rules._unpack[b]
+                acts.extend(table[k] for k in free)
+        elif st == UNPACKED:
+            acts.append(rules._inflate[b])
+        elif st == INFLATED:
+            # RULING: a truck beyond the last column (choice edition, final advance) has no sky
+            # above it, so its balloon cannot launch.
+            c = s.trucks[where[b]]
+            if (c <= columns and not (sky[1] >> (c - 1)) & 7 and not (sky[2] >> c) & 1
+                    and (not solo or diagonals_clear(rules, s, b, c, 1))):
+                acts.append(rules._launch[b])
+        else:
+            a = altitude[b] + 1
+            c = where[b]
+            if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
+                    and (not solo or diagonals_clear(rules, s, b, c, a))):
+                acts.append(rules._ascend[b])
+    return acts
+
+
+def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
+                    altitude: int) -> bool:
+    """Solo rule: no flying balloon sharing a colour with `b` diagonally next to the cell.
+
+    RULING: only flying balloons count (balloons on trucks are below the sky), and specials,
+    which carry no colour, never share one.
+    """
+    mine = rules.balloon_colours[b]
+    if not mine:
+        return True
+    corners = {(column - 1, altitude - 1), (column + 1, altitude - 1),
+               (column - 1, altitude + 1), (column + 1, altitude + 1)}
+    for other in rules._balloon_range:
+        if (other != b and s.status[other] == FLYING
+                and (s.where[other], s.altitude[other]) in corners
+                and mine & rules.balloon_colours[other]):
+            return False
+    return True
+
+
+def play(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """Advance one balloon a step (or pass), then end the turn."""
+    kind = action.type
+    status, where, altitude, load, sky, row = s.status, s.where, s.altitude, s.load, s.sky, s.row
+    if kind != "pass":
+        b = rules.index[action.balloon]
+        if kind == "unpack":
+            k = action.truck
+            status = _set(status, b, UNPACKED)
+            where = _set(where, b, k)
+            load = _set(load, k, b)
+            row = tuple(x for x in row if x != b)
+        elif kind == "inflate":
+            status = _set(status, b, INFLATED)
+        elif kind == "launch":
+            k = where[b]
+            c = s.trucks[k]
+            status = _set(status, b, FLYING)
+            where = _set(where, b, c)
+            altitude = _set(altitude, b, 1)
+            load = _set(load, k, -1)
+            sky = _set(sky, 1, sky[1] | (1 << c))
+        else:  # ascend
+            c, a = where[b], altitude[b]
+            altitude = _set(altitude, b, a + 1)
+            rows = list(sky)
+            rows[a] &= ~(1 << c)
+            rows[a + 1] |= 1 << c
+            sky = tuple(rows)
+    return end_turn(rules, s, status, where, altitude, load, sky, row)
+
+
+def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
+             where: tuple[int, ...], altitude: tuple[int, ...], load: tuple[int, ...],
+             sky: tuple[int, ...], row: tuple[int, ...]) -> BalloonsState:
+    """The state after an advance: the game ends, or the next seat's turn begins, with the wind
+    phase in the choice edition, after the wind has blown by itself in the fixed edition."""
+    trucks, safety, turn = s.trucks, s.safety, s.turn + 1
+    player = (s.player + 1) % rules.players
+    # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
+    # has passed: that turn's advance was the last.
+    if s.lead_passed:
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, -1, OVER, "", True)
+    if not any(sky):
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, player, ADVANCE, "", False)
+    if rules.edition == "choice":
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, player, WIND, "", False)
+    # RULING (fixed edition): the wind of the next player's turn is applied right here, after
+    # this advance, so the state that player sees already shows it in `wind`.
+    trucks, safety, text = fixed_wind(trucks, safety)
+    if trucks[-1] > rules.columns:  # the game ends before that player advances
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, -1, OVER, text, True)
+    return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                         s.colours, turn, player, ADVANCE, text, False)
