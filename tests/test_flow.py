@@ -157,6 +157,40 @@ def test_a_game_that_records_its_end_in_the_phase_field_is_then_in_its_ended_pha
         unmarked.allowed(At("over"))
 
 
+def test_a_flow_without_stages_finds_a_phase_at_once_and_falls_back_for_anything_else():
+    """Phases recorded in a field and no stages (balloons' fast path): `legal` and `apply` look
+    the phase's functions up by the field's value; an ended or unknown value takes the general
+    path, with the same results and refusals."""
+    class At(NamedTuple):
+        step: str
+        n: int
+
+    def grow(rules, s, a):
+        return At(s.step, s.n + a.by)
+
+    def legal(rules, s, seat):
+        return [Action("grow", by=1)]
+
+    flow = Flow(phases=(Phase("play", actions=("grow",), legal=legal, on=grow),
+                        Phase("rest", actions=("grow",), on={"grow": grow})),
+                phase_field="step", ended="over", ended_phase="play")
+    assert flow.apply(None, At("play", 1), Action("grow", by=2)) == At("play", 3)
+    assert flow.legal(None, At("play", 0), 0) == [Action("grow", by=1)]
+    assert flow.apply(None, At("over", 1), Action("grow", by=1)) == At("over", 2)
+    assert flow.legal(None, At("over", 0), 0) == [Action("grow", by=1)]
+    with pytest.raises(InvalidGame, match="declares no legal-actions function"):
+        flow.legal(None, At("rest", 0), 0)
+    with pytest.raises(InvalidGame, match="no handler for 'grow' in the nowhere phase"):
+        flow.apply(None, At("nowhere", 0), Action("grow", by=1))
+    with pytest.raises(InvalidGame, match="no phase 'nowhere'"):
+        flow.legal(None, At("nowhere", 0), 0)
+    with pytest.raises(InvalidGame, match="no handler for 'shrink' in the play phase"):
+        flow.apply(None, At("play", 0), Action("shrink"))
+    checked = Flow(phases=flow.phases, phase_field="step",
+                   after=lambda rules, s: At(s.step, -s.n))  # every step still ends with after
+    assert checked.apply(None, At("play", 1), Action("grow", by=2)) == At("play", -3)
+
+
 def test_a_handler_of_a_draft_game_changes_the_draft_and_the_flow_settles_it():
     class Counter(NamedTuple):
         phase: str

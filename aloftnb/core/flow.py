@@ -174,6 +174,12 @@ class Flow:
                                                               compare=False)
     _handlers: dict[tuple[str, str, str], Handler] = field(init=False, repr=False,
                                                            compare=False)
+    # A flow whose phases have no stages and are recorded in a field: {phase: legal} and
+    # {(phase, action type): handler} (this one only without a draft or an `after`), so `legal`
+    # and `apply` find a phase's functions with one lookup (a game's fast path).
+    _flat_legal: dict[str, Legal] | None = field(init=False, repr=False, compare=False)
+    _flat_on: dict[tuple[str, str], Handler] | None = field(init=False, repr=False,
+                                                            compare=False)
 
     def __post_init__(self) -> None:
         names = [phase.name for phase in self.phases]
@@ -215,6 +221,13 @@ class Flow:
         object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
         object.__setattr__(self, "_by_stage", by_stage)
         object.__setattr__(self, "_handlers", handlers)
+        flat = bool(self.phase_field) and not any(phase.stages for phase in self.phases)
+        object.__setattr__(self, "_flat_legal", {
+            phase.name: phase.legal for phase in self.phases if phase.legal is not None
+        } if flat else None)
+        object.__setattr__(self, "_flat_on", {
+            (phase, kind): handler for (phase, _, kind), handler in handlers.items()
+        } if flat and self.draft is None and self.after is None else None)
 
     # -- what the rules derive -----------------------------------------------------------------
     @property
@@ -291,6 +304,10 @@ class Flow:
     def apply(self, rules: Any, state: Any, action: Any) -> Any:
         """The state after `action`: its handler in this phase and stage, on a draft if the game
         uses one."""
+        if self._flat_on is not None:
+            found = self._flat_on.get((getattr(state, self.phase_field), action.type))
+            if found is not None:
+                return found(rules, state, action)
         handler = self.handler(state, action.type)
         if self.draft is None:
             state = handler(rules, state, action)
@@ -313,6 +330,10 @@ class Flow:
 
     def legal(self, rules: Any, state: Any, seat: int) -> list[Any]:
         """`seat`'s decisions from the stage's or phase's `legal` function."""
+        if self._flat_legal is not None:  # one lookup; anything else takes the path below
+            found = self._flat_legal.get(getattr(state, self.phase_field))
+            if found is not None:
+                return found(rules, state, seat)
         phase = self.phase_named(self.phase_of(state))
         stage_name = self.stage_of(state)
         for stage in phase.stages:
