@@ -1,4 +1,4 @@
-"""The advance phase: which balloons may advance, what an advance does, and the end of a turn.
+"""The advance phase: which balloons may advance, what each advance does, and the end of a turn.
 
 A turn's advance is the fast path: the sky is one bitmask of occupied columns per altitude, so
 whether a cell is free of orthogonal neighbours is a few integer operations. After the advance
@@ -19,23 +19,20 @@ if TYPE_CHECKING:
 
 
 def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
-    """The advances open to the seat, or the pass when there is none."""
-    return advances(rules, s) or list(rules._pass)  # RULING: pass is an explicit action
-
-
-def advances(rules: BalloonsRules, s: BalloonsState) -> list[Action]:
-    """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order."""
+    """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order, or
+    the pass when there is none."""
     acts: list[Action] = []
     status, where, altitude, sky = s.status, s.where, s.altitude, s.sky
-    free = [k for k, b in enumerate(s.load) if b < 0]  # RULING: one per truck, both editions
+    unpacks: list[tuple[Action, ...]] | None = None  # per balloon, found at the first packed one
     top, columns, solo = rules.altitudes, rules.columns, rules.solo_rules
     first = s.row[0] if (solo and s.row) else -1
     for b in rules._balloon_range:
         st = status[b]
         if st == PACKED:
-            if free and (not solo or b == first):
-                table = rules._unpack[b]
-                acts.extend(table[k] for k in free)
+            if not solo or b == first:
+                if unpacks is None:
+                    unpacks = unpacks_onto_free_trucks(rules, s.load)
+                acts.extend(unpacks[b])
         elif st == UNPACKED:
             acts.append(rules._inflate[b])
         elif st == INFLATED:
@@ -51,7 +48,20 @@ def advances(rules: BalloonsRules, s: BalloonsState) -> list[Action]:
             if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
                     and (not solo or diagonals_clear(rules, s, b, c, a))):
                 acts.append(rules._ascend[b])
-    return acts
+    return acts or list(rules._pass)  # RULING: pass is an explicit action
+
+
+def unpacks_onto_free_trucks(rules: BalloonsRules, load: tuple[int, ...]
+                             ) -> list[tuple[Action, ...]]:
+    """Per balloon, its unpack actions onto the trucks that carry nothing, in truck order.
+
+    Kept per set of free trucks (at most 2**trucks of them), so the fast path looks them up."""
+    free = tuple([k for k, b in enumerate(load) if b < 0])  # RULING: one per truck, both editions
+    found = rules._unpacks_by_free.get(free)
+    if found is None:
+        found = [tuple(table[k] for k in free) for table in rules._unpack]
+        rules._unpacks_by_free[free] = found
+    return found
 
 
 def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
@@ -74,36 +84,48 @@ def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
     return True
 
 
-def play(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    """Advance one balloon a step (or pass), then end the turn."""
-    kind = action.type
-    status, where, altitude, load, sky, row = s.status, s.where, s.altitude, s.load, s.sky, s.row
-    if kind != "pass":
-        b = rules.index[action.balloon]
-        if kind == "unpack":
-            k = action.truck
-            status = _set(status, b, UNPACKED)
-            where = _set(where, b, k)
-            load = _set(load, k, b)
-            row = tuple(x for x in row if x != b)
-        elif kind == "inflate":
-            status = _set(status, b, INFLATED)
-        elif kind == "launch":
-            k = where[b]
-            c = s.trucks[k]
-            status = _set(status, b, FLYING)
-            where = _set(where, b, c)
-            altitude = _set(altitude, b, 1)
-            load = _set(load, k, -1)
-            sky = _set(sky, 1, sky[1] | (1 << c))
-        else:  # ascend
-            c, a = where[b], altitude[b]
-            altitude = _set(altitude, b, a + 1)
-            rows = list(sky)
-            rows[a] &= ~(1 << c)
-            rows[a + 1] |= 1 << c
-            sky = tuple(rows)
-    return end_turn(rules, s, status, where, altitude, load, sky, row)
+# -- the advances, one handler per action type (the flow table in rules.py names them) -----------
+def unpack(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """Take a packed balloon from the row onto an empty launch-zone truck."""
+    b, k = rules.index[action.balloon], action.truck
+    return end_turn(rules, s, _set(s.status, b, UNPACKED), _set(s.where, b, k), s.altitude,
+                    _set(s.load, k, b), s.sky, tuple([x for x in s.row if x != b]))
+
+
+def inflate(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    b = rules.index[action.balloon]
+    return end_turn(rules, s, _set(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
+                    s.row)
+
+
+def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """The balloon leaves its truck for altitude 1 of the column above it."""
+    b = rules.index[action.balloon]
+    k = s.where[b]
+    c = s.trucks[k]
+    sky = s.sky
+    return end_turn(rules, s, _set(s.status, b, FLYING), _set(s.where, b, c),
+                    _set(s.altitude, b, 1), _set(s.load, k, -1), _set(sky, 1, sky[1] | (1 << c)),
+                    s.row)
+
+
+def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    b = rules.index[action.balloon]
+    c, a = s.where[b], s.altitude[b]
+    rows = list(s.sky)
+    rows[a] &= ~(1 << c)
+    rows[a + 1] |= 1 << c
+    return end_turn(rules, s, s.status, s.where, _set(s.altitude, b, a + 1), s.load, tuple(rows),
+                    s.row)
+
+
+def pass_turn(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """No balloon can advance: the turn ends with the sky as it is."""
+    return end_turn(rules, s, s.status, s.where, s.altitude, s.load, s.sky, s.row)
+
+
+PLAY = {"unpack": unpack, "inflate": inflate, "launch": launch, "ascend": ascend,
+        "pass": pass_turn}
 
 
 def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],

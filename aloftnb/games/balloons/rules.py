@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.action import Action
+from ...core.flow import Flow, Phase, custom
 from ...core.options import Option, _short_repr, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
@@ -43,6 +44,24 @@ from .state import (  # noqa: F401 (re-exported: this module is where the rules'
 from .texts import BalloonAction
 from .wind import fixed_wind  # noqa: F401 (re-exported: the balloons notebook imports it here)
 
+# The turn structure. A turn is one advance (or a pass when no balloon can advance); in the choice
+# edition it starts with a wind phase while a balloon flies. The fixed edition's wind blows by
+# itself when a turn ends (advance.end_turn), so those games stay in the advance phase.
+FLOW = Flow(
+    phases=(
+        Phase(ADVANCE, actions=ADVANCE_TYPES + ("pass",), legal=advance.legal, on=advance.PLAY,
+              turns=custom("each seat in turn from seat 0, one advance (or a pass) a turn"),
+              text="unpack, inflate, launch or raise one balloon; the end of the turn decides "
+                   "what follows (the game's end, the wind, the next seat)"),
+        Phase(WIND, actions=("wind",), legal=wind.legal, on=wind.play, next=ADVANCE,
+              turns=custom("the seat whose turn it is, before its advance"),
+              text="choice edition, while a balloon flies: move a launch-zone truck or the "
+                   "safety truck one column"),
+    ),
+    phase_field="step", ended=OVER, ended_phase=ADVANCE,
+    rounds=lambda rules, s: s.turn // rules.players + 1,
+)
+
 
 def _check_balloon_list(value: Any) -> str | None:
     if not isinstance(value, (list, tuple)) or not value:
@@ -64,11 +83,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
     encoding = "aloftnb.games.balloons.encoding"  # the adapters' numbering (encoding.py)
     action_class = BalloonAction
     action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
-    # The choice edition's turn is a wind step, then an advance; the fixed edition's wind moves
-    # by itself, so its games stay in the advance phase.
-    phases: tuple[str, ...] = ("advance", "wind")
-    phase_actions = {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
-                     "wind": ("wind",)}
+    flow = FLOW  # phases, phase_actions, phase(), round(), legal_actions and apply follow
     derived_keys = ("lead_passed", "tokens", "scores", "wind_choices")
     optional_keys = ("game", "mode", "edition", "players", "columns", "altitudes", "wind")
     option_spec = {
@@ -136,8 +151,8 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self.index = {bid: i for i, bid in enumerate(self.ids)}
         # RULING: cooperative play follows the solo rules and score (the 3-point penalty).
         self.solo_rules = mode != "competitive"  # solo and cooperative share the solo rules
-        if self.edition == "fixed":  # the wind moves by itself: no wind phase
-            self.phases = ("advance",)
+        if self.edition == "fixed":  # the wind blows by itself: its games never enter that phase
+            self.phases = (ADVANCE,)
         if self.solo_rules:  # one shared score, nothing hidden (colour cards are competitive)
             self.traits = replace(type(self).traits, information="perfect", cooperative=True)
         colour_index = {c: i for i, c in enumerate(COLOURS)}
@@ -149,6 +164,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self._inflate = [BalloonAction("inflate", balloon=b) for b in self.ids]
         self._launch = [BalloonAction("launch", balloon=b) for b in self.ids]
         self._ascend = [BalloonAction("ascend", balloon=b) for b in self.ids]
+        self._unpacks_by_free: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
         self._pass = [BalloonAction("pass")]
         self._wind = {k: BalloonAction("wind", truck=k) for k in ("launch", "safety")}
         self._balloon_range = range(n)
@@ -187,31 +203,12 @@ class BalloonsRules(Rules[BalloonsState, Action]):
             player=0,  # RULING: seat 0 starts (the texts do not say who does)
             step=ADVANCE, wind="", lead_passed=False)
 
-    # -- the fast path -------------------------------------------------------------------------
+    # -- whose turn (the legal actions and their effects come from FLOW) -----------------------
     def current_player(self, state: BalloonsState) -> int | None:
         return None if state.step == OVER else state.player
 
-    def phase(self, state: BalloonsState) -> str:
-        return "wind" if state.step == WIND else "advance"
-
-    def round(self, state: BalloonsState) -> int:
-        return state.turn // self.players + 1
-
     def is_over(self, state: BalloonsState) -> bool:
         return state.step == OVER
-
-    def legal_actions(self, state: BalloonsState) -> list[Action]:
-        step = state.step
-        if step == ADVANCE:
-            return advance.legal(self, state, state.player)
-        if step == WIND:
-            return wind.legal(self, state, state.player)
-        return []
-
-    def apply(self, s: BalloonsState, action: Action) -> BalloonsState:
-        if action.type == "wind":
-            return wind.play(self, s, action)
-        return advance.play(self, s, action)
 
     def wind_choice_moves(self, s: BalloonsState) -> dict[str, dict[str, int]]:
         """Choice edition: what each legal wind choice moves, {"launch": {"truck", "from", "to"},

@@ -70,7 +70,9 @@ def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
 
 
 def play(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    """Move the chosen truck one column; the same seat then advances a balloon."""
+    """Move the chosen truck one column; the same seat then advances a balloon (the phase the
+    flow table names next, written here directly: Flow.enter's copy would double this step's
+    cost)."""
     if action.truck == "launch":
         trucks, moved = launch_zone_move(s.trucks)
         safety = s.safety
