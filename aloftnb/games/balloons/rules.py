@@ -164,6 +164,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self._inflate = [BalloonAction("inflate", balloon=b) for b in self.ids]
         self._launch = [BalloonAction("launch", balloon=b) for b in self.ids]
         self._ascend = [BalloonAction("ascend", balloon=b) for b in self.ids]
+        # Filled as the fast path meets each set of free trucks (advance.py).
         self._unpacks_by_free: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
         self._pass = [BalloonAction("pass")]
         self._wind = {k: BalloonAction("wind", truck=k) for k in ("launch", "safety")}
