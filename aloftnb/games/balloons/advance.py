@@ -74,6 +74,9 @@ def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
     mine = rules.balloon_colours[b]
     if not mine:
         return True
+    sky = s.sky
+    if not ((sky[altitude - 1] | sky[altitude + 1]) >> (column - 1)) & 5:
+        return True  # nothing flies on a diagonal (columns c-1 and c+1 one altitude off)
     corners = {(column - 1, altitude - 1), (column + 1, altitude - 1),
                (column - 1, altitude + 1), (column + 1, altitude + 1)}
     for other in rules._balloon_range:
