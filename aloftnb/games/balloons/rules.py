@@ -168,6 +168,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self._unpacks_by_free: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
         self._pass = [BalloonAction("pass")]
         self._wind = {k: BalloonAction("wind", truck=k) for k in ("launch", "safety")}
+        self._wind_legal: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}  # wind.py
         self._balloon_range = range(n)
 
     @property

@@ -65,8 +65,12 @@ def choice_moves(s: BalloonsState) -> dict[str, dict[str, int]]:
 
 # -- the wind phase (choice edition) ---------------------------------------------------------------
 def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
-    """The wind moves the seat may choose."""
-    return [rules._wind[k] for k in choices(s)]
+    """The wind moves the seat may choose (kept per position of the trucks, for the fast path)."""
+    key = (s.trucks, s.safety)
+    found = rules._wind_legal.get(key)
+    if found is None:
+        found = rules._wind_legal[key] = tuple(rules._wind[k] for k in choices(s))
+    return list(found)
 
 
 def play(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
