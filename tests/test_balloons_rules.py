@@ -334,6 +334,21 @@ def test_choice_wind_is_its_own_step_before_the_advance():
     assert match.state.to_dict()["step"] == "wind" and match.current_player == 1
 
 
+def test_one_flow_declares_both_editions_turns(finished_match):
+    """The advance phase and the choice edition's wind phase, declared once (rules.FLOW); the
+    fixed edition's wind blows by itself, so its games list one phase. A finished game (step
+    "over") is in the advance phase."""
+    choice, fixed = new(edition="choice").rules, new().rules
+    assert choice.flow is fixed.flow
+    assert (choice.phases, fixed.phases) == (("advance", "wind"), ("advance",))
+    assert choice.phase_actions == {"advance": ("unpack", "inflate", "launch", "ascend", "pass"),
+                                    "wind": ("wind",)}
+    assert [(p["phase"], p["next"]) for p in choice.flow.describe()] == [
+        ("advance", None), ("wind", "advance")]
+    over = finished_match.state
+    assert over.step == "over" and finished_match.rules.phase(over) == "advance"
+
+
 def test_choice_wind_either_truck(place):
     launch_zone = place(new(edition="choice"), flying={"RW": (11, 1)}, step="wind")
     safety = launch_zone.fork()

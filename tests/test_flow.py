@@ -117,6 +117,9 @@ def test_end_phase_goes_where_next_says_even_when_next_is_chosen():
     ((Phase("a"),), {"phase_field": ""}, "must record its phase or its stage, or phase_from"),
     ((Phase("a"),), {"draft": dict}, "draft and settle go together"),
     ((Phase("a"),), {"ended_phase": "b"}, "ended_phase 'b'"),
+    ((Phase("a"), Phase("b")), {"ended": "b"}, "ended 'b' is also the name of a phase"),
+    ((Phase("a", stages=(Stage("x"),)),), {"stage_field": "step", "ended": "x"},
+     "ended 'x' is also the name of a phase or stage"),
 ])
 def test_malformed_flows_are_refused_when_declared(phases, others, problem):
     with pytest.raises(InvalidGame, match=problem):
@@ -134,6 +137,58 @@ def test_a_game_that_records_only_its_stage_finds_its_phase_from_it():
 
     assert [flow.phase_of(At(s)) for s in ("deal", "place", "move", "over")] == [
         "setup", "setup", "play", "play"]
+
+
+def test_a_game_that_records_its_end_in_the_phase_field_is_then_in_its_ended_phase():
+    """A finished game may mark its phase field with `ended` (balloons' step "over")."""
+    class At:
+        def __init__(self, step):
+            self.step = step
+
+    phases = (Phase("advance", actions=("ascend",)), Phase("wind", actions=("wind",)))
+    flow = Flow(phases=phases, phase_field="step", ended="over", ended_phase="advance")
+    assert [flow.phase_of(At(s)) for s in ("advance", "wind", "over")] == [
+        "advance", "wind", "advance"]
+    assert flow.allowed(At("over")) == ("ascend",)
+    last = Flow(phases=phases, phase_field="step", ended="over")
+    assert last.phase_of(At("over")) == "wind"
+    unmarked = Flow(phases=phases, phase_field="step")
+    with pytest.raises(InvalidGame, match="no phase 'over'"):
+        unmarked.allowed(At("over"))
+
+
+def test_a_flow_without_stages_finds_a_phase_at_once_and_falls_back_for_anything_else():
+    """Phases recorded in a field and no stages (balloons' fast path): `legal` and `apply` look
+    the phase's functions up by the field's value; an ended or unknown value takes the general
+    path, with the same results and refusals."""
+    class At(NamedTuple):
+        step: str
+        n: int
+
+    def grow(rules, s, a):
+        return At(s.step, s.n + a.by)
+
+    def legal(rules, s, seat):
+        return [Action("grow", by=1)]
+
+    flow = Flow(phases=(Phase("play", actions=("grow",), legal=legal, on=grow),
+                        Phase("rest", actions=("grow",), on={"grow": grow})),
+                phase_field="step", ended="over", ended_phase="play")
+    assert flow.apply(None, At("play", 1), Action("grow", by=2)) == At("play", 3)
+    assert flow.legal(None, At("play", 0), 0) == [Action("grow", by=1)]
+    assert flow.apply(None, At("over", 1), Action("grow", by=1)) == At("over", 2)
+    assert flow.legal(None, At("over", 0), 0) == [Action("grow", by=1)]
+    with pytest.raises(InvalidGame, match="declares no legal-actions function"):
+        flow.legal(None, At("rest", 0), 0)
+    with pytest.raises(InvalidGame, match="no handler for 'grow' in the nowhere phase"):
+        flow.apply(None, At("nowhere", 0), Action("grow", by=1))
+    with pytest.raises(InvalidGame, match="no phase 'nowhere'"):
+        flow.legal(None, At("nowhere", 0), 0)
+    with pytest.raises(InvalidGame, match="no handler for 'shrink' in the play phase"):
+        flow.apply(None, At("play", 0), Action("shrink"))
+    checked = Flow(phases=flow.phases, phase_field="step",
+                   after=lambda rules, s: At(s.step, -s.n))  # every step still ends with after
+    assert checked.apply(None, At("play", 1), Action("grow", by=2)) == At("play", -3)
 
 
 def test_a_handler_of_a_draft_game_changes_the_draft_and_the_flow_settles_it():

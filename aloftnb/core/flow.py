@@ -149,8 +149,9 @@ class Flow:
 
     `phase_field` names the state attribute holding the phase; a game that records only its
     stage sets `phase_field=""` and `stage_field`, and each state's phase is the one that declares
-    its stage (stage names are then unique across phases). `ended` is the stage value of a
-    finished game that records its end there (its phase is `ended_phase`, default the last).
+    its stage (stage names are then unique across phases). `ended` is the value a finished game
+    records in that field (the phase field, or the stage field when it records only its stage);
+    such a state is in the phase `ended_phase`, default the last.
     A state that records neither (a game whose phase follows from other fields) names it with
     `phase_from(state)`. `rounds(rules, state)` counts rounds from 1; without it every state is
     in round 1. `after(rules, state)` returns the state after every step, once its handler has
@@ -173,6 +174,12 @@ class Flow:
                                                               compare=False)
     _handlers: dict[tuple[str, str, str], Handler] = field(init=False, repr=False,
                                                            compare=False)
+    # A flow whose phases have no stages and are recorded in a field: {phase: legal} and
+    # {(phase, action type): handler} (this one only without a draft or an `after`), so `legal`
+    # and `apply` find a phase's functions with one lookup (a game's fast path).
+    _flat_legal: dict[str, Legal] | None = field(init=False, repr=False, compare=False)
+    _flat_on: dict[tuple[str, str], Handler] | None = field(init=False, repr=False,
+                                                            compare=False)
 
     def __post_init__(self) -> None:
         names = [phase.name for phase in self.phases]
@@ -203,6 +210,8 @@ class Flow:
                         handlers[phase.name, stage.name, kind] = handler
         if self.ended_phase and self.ended_phase not in names:
             problems.append(f"ended_phase {self.ended_phase!r} is not one of its phases")
+        if self.ended and (self.ended in names or self.ended in by_stage):
+            problems.append(f"ended {self.ended!r} is also the name of a phase or stage")
         if self.phase_from is not None:
             object.__setattr__(self, "phase_field", "")
         elif not self.phase_field and not self.stage_field:
@@ -212,6 +221,13 @@ class Flow:
         object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
         object.__setattr__(self, "_by_stage", by_stage)
         object.__setattr__(self, "_handlers", handlers)
+        flat = bool(self.phase_field) and not any(phase.stages for phase in self.phases)
+        object.__setattr__(self, "_flat_legal", {
+            phase.name: phase.legal for phase in self.phases if phase.legal is not None
+        } if flat else None)
+        object.__setattr__(self, "_flat_on", {
+            (phase, kind): handler for (phase, _, kind), handler in handlers.items()
+        } if flat and self.draft is None and self.after is None else None)
 
     # -- what the rules derive -----------------------------------------------------------------
     @property
@@ -235,7 +251,10 @@ class Flow:
         if self.phase_from is not None:
             return self.phase_from(state)
         if self.phase_field:
-            return str(getattr(state, self.phase_field))
+            phase = str(getattr(state, self.phase_field))
+            if self.ended and phase == self.ended:
+                return self.ended_phase or self.phases[-1].name
+            return phase
         stage = self.stage_of(state)
         if self.ended and stage == self.ended:
             return self.ended_phase or self.phases[-1].name
@@ -285,6 +304,10 @@ class Flow:
     def apply(self, rules: Any, state: Any, action: Any) -> Any:
         """The state after `action`: its handler in this phase and stage, on a draft if the game
         uses one."""
+        if self._flat_on is not None:
+            found = self._flat_on.get((getattr(state, self.phase_field), action.type))
+            if found is not None:
+                return found(rules, state, action)
         handler = self.handler(state, action.type)
         if self.draft is None:
             state = handler(rules, state, action)
@@ -307,6 +330,10 @@ class Flow:
 
     def legal(self, rules: Any, state: Any, seat: int) -> list[Any]:
         """`seat`'s decisions from the stage's or phase's `legal` function."""
+        if self._flat_legal is not None:  # one lookup; anything else takes the path below
+            found = self._flat_legal.get(getattr(state, self.phase_field))
+            if found is not None:
+                return found(rules, state, seat)
         phase = self.phase_named(self.phase_of(state))
         stage_name = self.stage_of(state)
         for stage in phase.stages:

@@ -1,4 +1,5 @@
-"""Aloft, balloon festival: rules in `rules.py`, card data in `data/`, drawing in `drawing.py`."""
+"""Aloft, balloon festival: rules in `rules.py` (which names the module of each part), card data
+in `data/`, drawing in `drawing.py`."""
 
 from .rules import BalloonAction, BalloonsRules, BalloonsState
 

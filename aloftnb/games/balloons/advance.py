@@ -1,0 +1,159 @@
+"""The advance phase: which balloons may advance, what each advance does, and the end of a turn.
+
+A turn's advance is the fast path: the sky is one bitmask of occupied columns per altitude, so
+whether a cell is free of orthogonal neighbours is a few integer operations. After the advance
+(or the pass when nothing can advance) `end_turn` decides what comes next: the end of the game,
+the fixed edition's wind and the next seat's advance, or the choice edition's wind phase.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.action import Action
+from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState, _set
+from .wind import fixed_wind
+
+if TYPE_CHECKING:
+    from .rules import BalloonsRules
+
+
+def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
+    """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order, or
+    the pass when there is none."""
+    acts: list[Action] = []
+    status, where, altitude, sky = s.status, s.where, s.altitude, s.sky
+    unpacks: list[tuple[Action, ...]] | None = None  # per balloon, found at the first packed one
+    top, columns, solo = rules.altitudes, rules.columns, rules.solo_rules
+    first = s.row[0] if (solo and s.row) else -1
+    for b in rules._balloon_range:
+        st = status[b]
+        if st == PACKED:
+            if not solo or b == first:
+                if unpacks is None:
+                    unpacks = unpacks_onto_free_trucks(rules, s.load)
+                acts.extend(unpacks[b])
+        elif st == UNPACKED:
+            acts.append(rules._inflate[b])
+        elif st == INFLATED:
+            # RULING: a truck beyond the last column (choice edition, final advance) has no sky
+            # above it, so its balloon cannot launch.
+            c = s.trucks[where[b]]
+            if (c <= columns and not (sky[1] >> (c - 1)) & 7 and not (sky[2] >> c) & 1
+                    and (not solo or diagonals_clear(rules, s, b, c, 1))):
+                acts.append(rules._launch[b])
+        else:
+            a = altitude[b] + 1
+            c = where[b]
+            if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
+                    and (not solo or diagonals_clear(rules, s, b, c, a))):
+                acts.append(rules._ascend[b])
+    return acts or list(rules._pass)  # RULING: pass is an explicit action
+
+
+def unpacks_onto_free_trucks(rules: BalloonsRules, load: tuple[int, ...]
+                             ) -> list[tuple[Action, ...]]:
+    """Per balloon, its unpack actions onto the trucks that carry nothing, in truck order.
+
+    Kept per set of free trucks (at most 2**trucks of them), so the fast path looks them up."""
+    free = tuple([k for k, b in enumerate(load) if b < 0])  # RULING: one per truck, both editions
+    found = rules._unpacks_by_free.get(free)
+    if found is None:
+        found = [tuple(table[k] for k in free) for table in rules._unpack]
+        rules._unpacks_by_free[free] = found
+    return found
+
+
+def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
+                    altitude: int) -> bool:
+    """Solo rule: no flying balloon sharing a colour with `b` diagonally next to the cell.
+
+    RULING: only flying balloons count (balloons on trucks are below the sky), and specials,
+    which carry no colour, never share one.
+    """
+    mine = rules.balloon_colours[b]
+    if not mine:
+        return True
+    sky = s.sky
+    if not ((sky[altitude - 1] | sky[altitude + 1]) >> (column - 1)) & 5:
+        return True  # nothing flies on a diagonal (columns c-1 and c+1 one altitude off)
+    corners = {(column - 1, altitude - 1), (column + 1, altitude - 1),
+               (column - 1, altitude + 1), (column + 1, altitude + 1)}
+    for other in rules._balloon_range:
+        if (other != b and s.status[other] == FLYING
+                and (s.where[other], s.altitude[other]) in corners
+                and mine & rules.balloon_colours[other]):
+            return False
+    return True
+
+
+# -- the advances, one handler per action type (the flow table in rules.py names them) -----------
+def unpack(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """Take a packed balloon from the row onto an empty launch-zone truck."""
+    b, k = rules.index[action.balloon], action.truck
+    return end_turn(rules, s, _set(s.status, b, UNPACKED), _set(s.where, b, k), s.altitude,
+                    _set(s.load, k, b), s.sky, tuple([x for x in s.row if x != b]))
+
+
+def inflate(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    b = rules.index[action.balloon]
+    return end_turn(rules, s, _set(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
+                    s.row)
+
+
+def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """The balloon leaves its truck for altitude 1 of the column above it."""
+    b = rules.index[action.balloon]
+    k = s.where[b]
+    c = s.trucks[k]
+    sky = s.sky
+    return end_turn(rules, s, _set(s.status, b, FLYING), _set(s.where, b, c),
+                    _set(s.altitude, b, 1), _set(s.load, k, -1), _set(sky, 1, sky[1] | (1 << c)),
+                    s.row)
+
+
+def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    b = rules.index[action.balloon]
+    c, a = s.where[b], s.altitude[b]
+    rows = list(s.sky)
+    rows[a] &= ~(1 << c)
+    rows[a + 1] |= 1 << c
+    return end_turn(rules, s, s.status, s.where, _set(s.altitude, b, a + 1), s.load, tuple(rows),
+                    s.row)
+
+
+def pass_turn(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
+    """No balloon can advance: the turn ends with the sky as it is."""
+    return end_turn(rules, s, s.status, s.where, s.altitude, s.load, s.sky, s.row)
+
+
+PLAY = {"unpack": unpack, "inflate": inflate, "launch": launch, "ascend": ascend,
+        "pass": pass_turn}
+
+
+def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
+             where: tuple[int, ...], altitude: tuple[int, ...], load: tuple[int, ...],
+             sky: tuple[int, ...], row: tuple[int, ...]) -> BalloonsState:
+    """The state after an advance: the game ends, or the next seat's turn begins, with the wind
+    phase in the choice edition, after the wind has blown by itself in the fixed edition."""
+    trucks, safety, turn = s.trucks, s.safety, s.turn + 1
+    player = (s.player + 1) % rules.players
+    # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
+    # has passed: that turn's advance was the last.
+    if s.lead_passed:
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, -1, OVER, "", True)
+    if not any(sky):
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, player, ADVANCE, "", False)
+    if rules.edition == "choice":
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, player, WIND, "", False)
+    # RULING (fixed edition): the wind of the next player's turn is applied right here, after
+    # this advance, so the state that player sees already shows it in `wind`.
+    trucks, safety, text = fixed_wind(trucks, safety)
+    if trucks[-1] > rules.columns:  # the game ends before that player advances
+        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                             s.colours, turn, -1, OVER, text, True)
+    return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
+                         s.colours, turn, player, ADVANCE, text, False)
