@@ -113,7 +113,7 @@ def trim_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
 
 
 def on_trim(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
-    return replace(s, stage="launch", trimmed=a.type == "trim")
+    return rules.flow.next_stage(rules, replace(s, trimmed=a.type == "trim"))  # launch
 
 
 def launch_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:

@@ -274,3 +274,24 @@ def test_a_game_that_records_only_its_stage_enters_a_phase_at_its_first_stage():
                 phase_field="", stage_field="step")
     assert flow.enter(None, At("", False), "setup") == ("deal", True)
     assert flow.end_phase(None, At("place", True), after="setup") == ("move", True)
+
+
+def test_stages_follow_in_the_order_declared_and_each_begins_on_entry():
+    class Turn(NamedTuple):
+        phase: str
+        stage: str
+        log: tuple[str, ...]
+
+    def fire(rules, s):
+        return s._replace(log=s.log + ("spires fire",))
+
+    flow = Flow(phases=(Phase("fight", stages=(Stage("move"), Stage("fire", begin=fire),
+                                               Stage("attack"))),),
+                stage_field="stage")
+    state = flow.next_stage(None, Turn("fight", "move", ()))
+    assert state == ("fight", "fire", ("spires fire",))
+    assert flow.next_stage(None, state) == ("fight", "attack", ("spires fire",))
+    with pytest.raises(InvalidGame, match="no stage follows 'attack' in the fight phase"):
+        flow.next_stage(None, Turn("fight", "attack", ()))
+    with pytest.raises(InvalidGame, match="the fight phase has no stage 'rest'"):
+        flow.enter_stage(None, state, "rest")

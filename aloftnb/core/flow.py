@@ -91,13 +91,16 @@ def custom(text: str) -> TurnOrder:
 
 @dataclass(frozen=True)
 class Stage:
-    """A step inside a phase's turn (boardgame.io's stages): its own actions and handlers."""
+    """A step inside a phase's turn (boardgame.io's stages): its own actions and handlers, and
+    what it does when it begins. A phase's stages come in the order declared
+    (`Flow.next_stage`)."""
 
     name: str
     actions: tuple[str, ...] = ()
     on: Handler | Mapping[str, Handler] | None = None
     legal: Legal | None = None
     text: str = ""
+    begin: Begin | None = None
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,33 @@ class Flow:
             if result is not None:
                 work = result
         return work
+
+    def enter_stage(self, rules: Any, work: Any, name: str) -> Any:
+        """Start stage `name` of the phase `work` is in: record it and run its `begin` (the same
+        conventions as `enter`)."""
+        phase = self.phase_named(self.phase_of(work))
+        stage = next((st for st in phase.stages if st.name == name), None)
+        if stage is None:
+            raise InvalidGame(f"the {phase.name} phase has no stage {name!r}")
+        if self.draft is None:
+            work = _with(work, self.stage_field, name)
+        else:
+            setattr(work, self.stage_field, name)
+        if stage.begin is not None:
+            result = stage.begin(rules, work)
+            if result is not None:
+                work = result
+        return work
+
+    def next_stage(self, rules: Any, work: Any) -> Any:
+        """End the stage `work` is in and begin the one declared after it in its phase."""
+        phase = self.phase_named(self.phase_of(work))
+        names = [stage.name for stage in phase.stages]
+        current = self.stage_of(work)
+        if current not in names or current == names[-1]:
+            raise InvalidGame(f"no stage follows {current!r} in the {phase.name} phase (its "
+                              f"stages: {', '.join(names)})")
+        return self.enter_stage(rules, work, names[names.index(current) + 1])
 
     def next_phase(self, rules: Any, work: Any, after: str = "") -> str:
         """The name of the phase that follows `after` (default: the phase `work` is in)."""

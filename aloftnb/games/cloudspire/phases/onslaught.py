@@ -123,7 +123,7 @@ def continue_move(rules: CloudspireRules, w: Work) -> None:
             march(rules, w, f)
             continue_move(rules, w)
             return
-        begin_fire(rules, w)
+        rules.flow.next_stage(rules, w)  # fire
         return
     w.actor = f
 
@@ -166,12 +166,11 @@ def on_march(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
 
 
 def on_end_move(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
-    begin_fire(rules, w)
+    rules.flow.next_stage(rules, w)  # fire
 
 
 # -- the fire stage ------------------------------------------------------------------------------
 def begin_fire(rules: CloudspireRules, w: Work) -> None:
-    w.stage = "fire"
     cur = current_faction(rules, w)
     k = w.order.index(cur)
     queue = []
@@ -197,7 +196,7 @@ def continue_fire(rules: CloudspireRules, w: Work) -> None:
             return
         w.target, w.actor = "", spire.owner
         return
-    begin_explore(rules, w)
+    rules.flow.next_stage(rules, w)  # explore
 
 
 def fire_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
@@ -230,15 +229,10 @@ def on_roll(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
 
 
 # -- the explore stage ---------------------------------------------------------------------------
-def begin_explore(rules: CloudspireRules, w: Work) -> None:
-    w.stage = "explore"
-    continue_explore(rules, w)
-
-
 def continue_explore(rules: CloudspireRules, w: Work) -> None:
     f = current_faction(rules, w)
     if not explorable(rules, w, f):
-        begin_attack(rules, w)
+        rules.flow.next_stage(rules, w)  # attack
         return
     w.actor = f
 
@@ -296,15 +290,10 @@ def on_look(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
 
 
 def on_end_explore(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
-    begin_attack(rules, w)
+    rules.flow.next_stage(rules, w)  # attack
 
 
 # -- the attack stage ----------------------------------------------------------------------------
-def begin_attack(rules: CloudspireRules, w: Work) -> None:
-    w.stage = "attack"
-    continue_attack(rules, w)
-
-
 def continue_attack(rules: CloudspireRules, w: Work) -> None:
     f = current_faction(rules, w)
     found, _ = attacks(rules, w, f)
