@@ -93,6 +93,30 @@ def test_a_game_declaring_its_actions_gets_parsing_and_numbering_from_them():
     assert len(rules.observation(rules.apply(state, KiteAction("kite", worth=2)), 0)) == 11
 
 
+class Sit(Action):
+    __slots__ = ()
+
+
+SEATS = ActionTypes(
+    Sit,
+    action_type("sit", "sit on {seat}", seat=(
+        int, lambda rules: range(3),
+        lambda rules, v: "the stage is no seat" if v == "stage" else None)),
+)
+
+
+def test_a_field_may_refuse_a_value_in_the_games_own_words_before_the_type_check():
+    rules = FakeRules(jumps=False)
+    assert SEATS.parse(rules, {"type": "sit", "seat": 2}) == Sit("sit", seat=2)
+    with pytest.raises(IllegalAction, match="^the stage is no seat$"):  # a text, refused first
+        SEATS.parse(rules, {"type": "sit", "seat": "stage"})
+    with pytest.raises(IllegalAction, match="sit: seat must be a whole number, not 'hall'"):
+        SEATS.parse(rules, {"type": "sit", "seat": "hall"})  # the check passes it on
+    with pytest.raises(IllegalAction, match="a sit action takes seat: int; got none"):
+        SEATS.parse(rules, {"type": "sit"})  # the fields' names are checked before any value
+    assert [str(a) for a in SEATS.tables(rules)[0]] == ["sit on 0", "sit on 1", "sit on 2"]
+
+
 def test_types_are_declared_on_a_games_own_action_class():
     with pytest.raises(TypeError, match="own Action subclass"):
         ActionTypes(Action, action_type("wait"))

@@ -208,9 +208,9 @@ def test_text_diagram_shows_pieces_and_control():
 
 @pytest.mark.parametrize("action, message", [
     ({"type": "fly", "tile": "a1"}, "alu has no action type 'fly'"),
-    ({"type": "camp"}, "a 'camp' action takes 'tile'; got none"),
+    ({"type": "camp"}, "camp action takes tile: str; got none"),
     ({"type": "camp", "tile": "a1", "extra": 1}, "got 'extra', 'tile'"),
-    ({"type": "end_turn", "tile": "a1"}, "an 'end_turn' action takes no fields"),
+    ({"type": "end_turn", "tile": "a1"}, "end_turn action takes no fields; got 'tile'"),
     ({"type": "camp", "tile": "i1"}, "there is no tile 'i1' on this 8x5 board"),
     ({"type": "camp", "tile": 3}, "there is no tile 3"),
     ({"type": "camp", "tile": [1]}, "must be a plain value"),

@@ -195,9 +195,10 @@ def test_play_takes_an_action_or_its_dict_in_any_key_order():
 @pytest.mark.parametrize("action, fragment", [
     ({"type": "fly", "balloon": "GP"}, "has no action type 'fly'"),
     ({"type": "unpack", "balloon": "GP"},
-     "an 'unpack' action takes 'balloon', 'truck'; got 'balloon'"),
-    ({"type": "inflate", "balloon": "GP", "truck": 1}, "an 'inflate' action takes 'balloon'; got"),
-    ({"type": "pass", "balloon": "GP"}, "a 'pass' action takes no fields"),
+     "unpack action takes balloon: str, truck: int; got 'balloon'"),
+    ({"type": "inflate", "balloon": "GP", "truck": 1},
+     "inflate action takes balloon: str; got 'balloon', 'truck'"),
+    ({"type": "pass", "balloon": "GP"}, "a pass action takes no fields; got 'balloon'"),
     ("unpack GP", "an action must be an Action or a dict"),
     (None, "an action must be an Action or a dict"),
     (["unpack", "GP"], "an action must be an Action or a dict"),

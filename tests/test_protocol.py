@@ -611,6 +611,24 @@ class NestedState:
     leader: Piece | None
 
 
+@pytest.mark.parametrize("data, message", [
+    ([1], "a kite state must be a dict, not list"),
+    ({"turn": 1, "hue": 2}, r"unknown key 'hue' in the state \(keys: game, turn\)$"),
+    ({}, "the state has no 'turn'"),
+    ({"turn": 1, "game": "kites"}, "this match has game 'kite'; the state says 'kites' "),
+    ({"turn": True}, "'turn' must be a whole number, not True"),
+])
+def test_a_hand_written_state_reader_starts_from_the_shared_checks(data, message):
+    from aloftnb.core.records import StateReader
+
+    reader = StateReader(None, data)
+    with pytest.raises(InvalidState, match=message):
+        reader.check_keys("a kite state", ("game", "turn"), ("turn",), list_keys=True)
+        reader.check_same((("game", "kite"),))
+        reader.whole(data["turn"], "'turn'", 1)
+    assert StateReader(None, {"turn": 2}).whole(2, "'turn'", 1) == 2
+
+
 def test_records_nest_and_name_the_wrong_field_inside():
     from aloftnb.core.records import record_from_dict, record_to_dict
 

@@ -109,11 +109,15 @@ _KIND_WORDS = {int: "a whole number", str: "a text", bool: "true or false", floa
 class Param:
     """One field of an action type. `values(rules, **earlier)` lists what it can be in a game
     with those rules (the adapters number every combination); it may read the fields declared
-    before it, e.g. the targets next to the hex an attack starts from."""
+    before it, e.g. the targets next to the hex an attack starts from. `check(rules, value)`
+    (optional) is the game's own refusal of a value, a sentence or None: parsing asks it before
+    the type check, so it must take any plain value and may explain one of the wrong type in the
+    game's words ("balloons may not be placed on the safety truck")."""
 
     name: str
     kind: type = str
     values: Callable[..., Iterable[Any]] | None = None
+    check: Callable[[Any, Any], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -133,9 +137,9 @@ class ActionType:
 
 def action_type(name: str, text: str | Callable[[dict[str, Any]], str] = "", *,
                 chance: bool = False, when: Callable[[Any], bool] | None = None,
-                **params: type | tuple[type, Callable[..., Iterable[Any]]]) -> ActionType:
+                **params: type | tuple[Any, ...]) -> ActionType:
     """`action_type("move", "move to {to}", to=(str, lambda rules: rules.corners))`: a field is
-    its type, or (type, values)."""
+    its type, or (type, values), or (type, values, check) (see Param)."""
     fields = tuple(Param(key, *spec) if isinstance(spec, tuple) else Param(key, spec)
                    for key, spec in params.items())
     return ActionType(name, fields, text, chance, when)
@@ -185,6 +189,11 @@ class ActionTypes:
         if set(params) != set(expected):
             got = ", ".join(sorted(map(repr, params))) or "none"
             raise IllegalAction(f"a {kind} action takes {declared.shape()}; got {got}")
+        for param in declared.params:  # the game's own refusals first, in declared order
+            if param.check is not None:
+                problem = param.check(rules, params[param.name])
+                if problem:
+                    raise IllegalAction(problem)
         for key, value in params.items():
             if type(value) is not expected[key]:
                 want = _KIND_WORDS.get(expected[key], expected[key].__name__)

@@ -9,6 +9,10 @@ invariants in `Rules.check_state`.
 Field types understood: int, float, bool, str, `X | None` of those, `tuple[X, ...]` of those
 (a list in the dict form), and other frozen dataclasses of such fields (a dict in the dict form),
 so a state can nest records (a unit, a spire) and lists of them.
+
+A game that reads its state dict by hand (a named tuple and a reader, as balloons and ALU do)
+starts its reader from `StateReader`: the checks every such reader makes first (a dict, only
+known keys, the required ones, the options it was written under) and its whole-number fields.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ import dataclasses
 import math
 import types
 import typing
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from ..errors import InvalidState
-from .options import whole_number_problem
+from .options import _short_repr, whole_number_problem
 
 _BIGGEST = 10**12  # a bound on whole numbers read from a dict, far above any game's counts
 
@@ -97,3 +102,45 @@ def _read(kind: Any, value: Any, name: str) -> Any:
             raise InvalidState(f"{name} must be text, not {value!r:.60}")
         return value
     raise InvalidState(f"{name}: the record field type {kind!r} is not supported")
+
+
+class StateReader:
+    """Base of a hand-written reader of a state dict: each check raises InvalidState saying
+    exactly what is wrong."""
+
+    def __init__(self, rules: Any, data: Any) -> None:
+        self.rules, self.data = rules, data
+
+    def fail(self, message: str) -> NoReturn:
+        raise InvalidState(message)
+
+    def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
+        """`value` as a whole number in low..high; `name` is how the message names it."""
+        problem = whole_number_problem(value, low, high)
+        if problem:
+            self.fail(f"{name} {problem}")
+        return int(value)
+
+    def check_keys(self, what: str, keys: Iterable[str], required: Iterable[str],
+                   list_keys: bool = False) -> None:
+        """The data is a dict (`what` names it: "a balloons state") with only `keys` (named in
+        the message when `list_keys`) and every one of `required`."""
+        data, known = self.data, set(keys)
+        if not isinstance(data, dict):
+            self.fail(f"{what} must be a dict, not {type(data).__name__}")
+        unknown = sorted((k for k in data if not isinstance(k, str) or k not in known), key=str)
+        if unknown:
+            listed = f" (keys: {', '.join(sorted(known))})" if list_keys else ""
+            self.fail(f"unknown key {_short_repr(unknown[0])} in the state{listed}")
+        missing = sorted(set(required) - set(data))
+        if missing:
+            self.fail(f"the state has no {missing[0]!r}")
+
+    def check_same(self, expected: Iterable[tuple[str, Any]]) -> None:
+        """The keys the state repeats from its match ("game", options) say what the match has:
+        the same value of the same type, when present."""
+        data = self.data
+        for key, value in expected:
+            if key in data and not (type(data[key]) is type(value) and data[key] == value):
+                self.fail(f"this match has {key} {value!r}; the state says "
+                          f"{_short_repr(data[key])} (start a new match to change it)")

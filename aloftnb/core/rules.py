@@ -33,6 +33,8 @@ from .traits import Outcome, Traits
 
 # rules object -> {action: index}, for Rules.action_to_index; equal rules share a table.
 _ACTION_INDEXES: weakref.WeakKeyDictionary[Any, dict[Any, int]] = weakref.WeakKeyDictionary()
+# {(rules class, function name): the encoding function found for it, or None} (_encoding_function)
+_ENCODING_FUNCTIONS: dict[tuple[type, str], Any] = {}
 
 # What a game's ActionTypes declaration numbers by itself when its encoding module does not.
 _DECLARED_NUMBERING = ("num_distinct_actions", "action_to_index", "action_from_index",
@@ -437,11 +439,17 @@ class Rules(ABC, Generic[StateT, ActionT]):
 
     def _encoding_function(self, name: str, what: str) -> Any:
         """The encoding module's function `name`; NotImplementedError naming `what` when there
-        is none (what = "" : None instead, for the optional ones)."""
-        module = importlib.import_module(self.encoding) if self.encoding else None
-        function = getattr(module, name, None)
-        if function is None and self.actions is not None and name in _DECLARED_NUMBERING:
-            function = getattr(self.actions, name)
+        is none (what = "" : None instead, for the optional ones). Looked up once per class:
+        the adapters ask at every step."""
+        key = (type(self), name)
+        try:
+            function = _ENCODING_FUNCTIONS[key]
+        except KeyError:
+            module = importlib.import_module(self.encoding) if self.encoding else None
+            function = getattr(module, name, None)
+            if function is None and self.actions is not None and name in _DECLARED_NUMBERING:
+                function = getattr(self.actions, name)
+            _ENCODING_FUNCTIONS[key] = function
         if function is None and what:
             raise NotImplementedError(f"{self.name} declares no {what} encoding")
         return function

@@ -1,9 +1,5 @@
-"""ALU's action and observation encodings (docs/rules/alu.md, "Encodings").
-
-Actions, with the tiles in reading order (a1, b1, ..., then row 2; `rules.tiles`), T tiles:
-
-    kind * T + tile    kind = camp 0, raid 1, restore 2, raided_camp 3, attack 4
-    5 * T              end the turn
+"""ALU's observations for the adapters (docs/rules/alu.md, "Encodings"); the numbering of actions
+follows from their declaration in actions.py.
 
 ALU has no chance and hides nothing, but the observation is still read from the view only.
 """
@@ -12,26 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import IllegalAction
-from .rules import SEAT_NAMES, TILE_ACTIONS, TILE_CONTENTS, AluAction, AluRules
+from .rules import SEAT_NAMES, TILE_CONTENTS, AluRules
 
 RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", "available"),
              ("iron", "spent"), ("food", "available"), ("food", "not_usable_yet"),
              ("food", "spent"))
-
-
-def num_distinct_actions(rules: AluRules) -> int:
-    return len(TILE_ACTIONS) * rules.tile_count + 1
-
-
-def action_from_index(rules: AluRules, index: int) -> AluAction:
-    count = num_distinct_actions(rules)
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
-        raise IllegalAction(f"ALU action indices are 0..{count - 1}, not {index!r}")
-    if index == count - 1:
-        return rules._end_turn
-    kind, tile = divmod(index, rules.tile_count)
-    return rules._actions[TILE_ACTIONS[kind]][tile]
 
 
 # -- observations ----------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Rulings where the text is silent or unclear are marked RULING and listed in docs/rules/alu.md.
 
-The state type and its dict form are in state.py, the helpers for notebooks in notebook.py.
+The state type and its dict form are in state.py, the action types (fields, sentences, numbering)
+in actions.py, the helpers for notebooks in notebook.py.
 
 The board is kept as bitboards: bit `row * columns + column` (row 0 at the top) is one tile. A state
 holds one camp mask per seat and one mask of raided tiles, so adjacency, legal targets and the
@@ -17,11 +18,18 @@ import string
 from typing import Any, ClassVar
 
 from ...core.action import Action
-from ...core.options import Option, _short_repr, int_between
+from ...core.options import Option, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions
 from . import notebook
+from .actions import (  # noqa: F401 (re-exported: this module is where the rules' names live)
+    ACTIONS,
+    END_TURN,
+    TILE_ACTIONS,
+    AluAction,
+    tile_key,
+)
 from .state import (  # noqa: F401 (re-exported: this module is where the rules' names live)
     CIRCLE,
     CONSTRUCTION,
@@ -46,9 +54,6 @@ from .state import (  # noqa: F401 (re-exported: this module is where the rules'
     state_to_dict,
 )
 
-TILE_ACTIONS = ("camp", "raid", "restore", "raided_camp", "attack")
-END_TURN = "end_turn"
-
 # What each action costs: (construction, iron, food).
 COSTS = {"camp": (1, 0, 0), "raid": (1, 0, 0), "restore": (1, 0, 0),
          "raided_camp": (2, 1, 0), "attack": (0, 1, 1), END_TURN: (0, 0, 0)}
@@ -70,33 +75,14 @@ ACTION_NAMES = {"camp": "set up a camp", "raid": "raid", "restore": "restore a r
                 END_TURN: "end the turn"}
 
 
-class AluAction(Action):
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        kind = self.type
-        if kind == "camp":
-            return f"set up a camp on {self.tile}"
-        if kind == "raid":
-            return f"raid {self.tile}"
-        if kind == "restore":
-            return f"restore {self.tile}"
-        if kind == "raided_camp":
-            return f"set up a camp on raided {self.tile}"
-        if kind == "attack":
-            return f"attack the camp on {self.tile}"
-        return "end the turn"
-
-
 class AluRules(Rules[AluState, Action]):
     name = "alu"
     title = "ALU: Loki's island"
     summary = ("Two Viking rulers set up camps, raid and attack on a grid; control more of the "
                "island than your rival.")
     traits = Traits(player_counts=(2,), utility="win_loss")
-    encoding = "aloftnb.games.alu.encoding"  # the adapters' numbering (encoding.py)
-    action_class = AluAction
-    action_types = TILE_ACTIONS + (END_TURN,)
+    encoding = "aloftnb.games.alu.encoding"  # the observations (encoding.py)
+    actions = ACTIONS  # action_class, action_types, parse_action, str() and numbering follow
     derived_keys = ("derived",)  # recomputed from the rest; Match.edit drops it
     option_spec: ClassVar[dict[str, Option]] = {
         "columns": Option("columns", 8, "board width in tiles", check=int_between(2, 26)),
@@ -455,24 +441,12 @@ class AluRules(Rules[AluState, Action]):
 
     # -- actions: shape and reasons ------------------------------------------------------------
     def parse_action(self, data: Any) -> Action:
+        """The declared checks (actions.py), then the canonical action: tile names are read
+        without case or surrounding spaces ("B3 " is b3)."""
         action = super().parse_action(data)
-        needed = set() if action.type == END_TURN else {"tile"}
-        have = set(action.params)
-        if have != needed:
-            wanted = ", ".join(repr(k) for k in sorted(needed)) or "no fields"
-            got = ", ".join(repr(k) for k in sorted(have)) or "none"
-            article = "an" if action.type[0] in "aeiou" else "a"
-            raise IllegalAction(f"{article} {action.type!r} action takes {wanted}; got {got}")
-        if needed:
-            tile = action.tile
-            key = tile.strip().lower() if isinstance(tile, str) else tile
-            if key not in self.index:
-                raise IllegalAction(
-                    f"there is no tile {_short_repr(tile)} on this {self.columns}x{self.rows} "
-                    f"board (tiles are a1 to {self.tiles[-1]}: a column letter, then a row "
-                    "number from the top)")
-            return self._actions[action.type][self.index[key]]
-        return self._end_turn
+        if action.type == END_TURN:
+            return self._end_turn
+        return self._actions[action.type][self.index[tile_key(action.tile)]]
 
     def why_illegal(self, s: AluState, action: Action) -> str:
         problem = self.problem(s, action)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.options import _short_repr, is_whole_number, whole_number_problem
-from ...errors import InvalidState
+from ...core.records import StateReader
 
 if TYPE_CHECKING:
     from .rules import AluRules
@@ -113,41 +113,18 @@ def read_state(rules: AluRules, data: Any) -> AluState:
     return _StateReader(rules, data).read()
 
 
-class _StateReader:
+class _StateReader(StateReader):
     """Builds a state from a dict, saying exactly what is wrong (InvalidState)."""
 
     KEYS = frozenset({"game", "columns", "rows", "board", "players", "turn", "current_player",
                       "actions_left", "result", "derived"})
     REQUIRED = frozenset({"board", "players", "turn", "current_player", "actions_left"})
-
-    def __init__(self, rules: AluRules, data: Any) -> None:
-        self.rules, self.data = rules, data
-
-    def fail(self, message: str):
-        raise InvalidState(message)
-
-    def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
-        problem = whole_number_problem(value, low, high)
-        if problem:
-            self.fail(f"{name} {problem}")
-        return value
+    rules: AluRules
 
     def read(self) -> AluState:
         r, data = self.rules, self.data
-        if not isinstance(data, dict):
-            self.fail(f"an ALU state must be a dict, not {type(data).__name__}")
-        unknown = sorted((k for k in data if not isinstance(k, str) or k not in self.KEYS), key=str)
-        if unknown:
-            self.fail(f"unknown key {_short_repr(unknown[0])} in the state (keys: "
-                      f"{', '.join(sorted(self.KEYS))})")
-        missing = sorted(self.REQUIRED - set(data))
-        if missing:
-            self.fail(f"the state has no {missing[0]!r}")
-        for key, expected in (("game", r.name), ("columns", r.columns), ("rows", r.rows)):
-            if key in data and not (type(data[key]) is type(expected) and data[key] == expected):
-                self.fail(f"this match has {key} {expected!r}; the state says "
-                          f"{_short_repr(data[key])} "
-                          "(start a new match to change it)")
+        self.check_keys("an ALU state", self.KEYS, self.REQUIRED, list_keys=True)
+        self.check_same((("game", r.name), ("columns", r.columns), ("rows", r.rows)))
         if "derived" in data and not isinstance(data["derived"], (dict, type(None))):
             self.fail("'derived' must be a dict (it is recomputed, so it may be left out)")
         camps, raided = self.read_board()

@@ -1,14 +1,5 @@
-"""Aloft's action and observation encodings (docs/rules/balloons.md, "Encodings").
-
-Actions, with n balloons (in `rules.ids` order) and t launch-zone trucks:
-
-    b*t + k        unpack balloon b onto truck k
-    n*t + b        inflate b
-    n*t + n + b    launch b
-    n*t + 2n + b   ascend b
-    n*t + 3n       pass
-    n*t + 3n + 1   wind: move a launch-zone truck   (choice edition only)
-    n*t + 3n + 2   wind: move the safety truck      (choice edition only)
+"""Aloft's observations for the adapters (docs/rules/balloons.md, "Encodings"); the numbering of
+actions follows from their declaration in actions.py.
 
 The game has no chance steps. Observations are read from `rules.view(state, seat)` alone, so the
 other seats' colour cards show only once the game is over and the view reveals them.
@@ -18,33 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import IllegalAction
-from .rules import COLOURS, STATUS_NAMES, BalloonAction, BalloonsRules
+from .rules import COLOURS, STATUS_NAMES, BalloonsRules
 
 STEPS = ("advance", "wind", "over")
-
-
-def num_distinct_actions(rules: BalloonsRules) -> int:
-    n, t = len(rules.ids), rules.truck_count
-    return n * t + 3 * n + 3
-
-
-def action_from_index(rules: BalloonsRules, index: int) -> BalloonAction:
-    n, t = len(rules.ids), rules.truck_count
-    if isinstance(index, bool) or not isinstance(index, int) or not (
-            0 <= index < num_distinct_actions(rules)):
-        raise IllegalAction(f"balloons action indices are 0..{num_distinct_actions(rules) - 1}, "
-                            f"not {index!r}")
-    if index < n * t:
-        return rules._unpack[index // t][index % t]
-    index -= n * t
-    if index < 3 * n:
-        table = (rules._inflate, rules._launch, rules._ascend)[index // n]
-        return table[index % n]
-    index -= 3 * n
-    if index == 0:
-        return rules._pass[0]
-    return rules._wind["launch" if index == 1 else "safety"]
 
 
 # -- observations ----------------------------------------------------------------------------------

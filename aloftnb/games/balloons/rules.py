@@ -3,8 +3,9 @@
 Rulings where the texts are silent are marked RULING and listed in docs/rules/balloons.md.
 
 Where the rest lives: the state, its dict form and the checks of a dict in state.py; the advance
-phase (the fast path) in advance.py; the wind in wind.py; scoring in scoring.py; the action
-names, refusals, log sentences and click paths in texts.py; the drawing in drawing.py.
+phase (the fast path) in advance.py; the wind in wind.py; scoring in scoring.py; the action types
+(fields, sentences, numbering) in actions.py; refusals, log sentences and click paths in texts.py;
+the drawing in drawing.py.
 
 Balloons are numbered in catalogue order (`rules.ids`); the sky is kept as one bitmask of occupied
 columns per altitude, so the adjacency checks of the fast path are a few integer operations.
@@ -23,6 +24,7 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import InvalidOptions
 from . import advance, scoring, texts, wind
+from .actions import ACTIONS, BalloonAction
 from .state import (  # noqa: F401 (re-exported: this module is where the rules' names live)
     ADVANCE,
     ADVANCE_TYPES,
@@ -41,7 +43,6 @@ from .state import (  # noqa: F401 (re-exported: this module is where the rules'
     read_state,
     state_to_dict,
 )
-from .texts import BalloonAction
 from .wind import fixed_wind  # noqa: F401 (re-exported: the balloons notebook imports it here)
 
 # The turn structure. A turn is one advance (or a pass when no balloon can advance); in the choice
@@ -80,9 +81,8 @@ class BalloonsRules(Rules[BalloonsState, Action]):
     title = "Aloft, balloon festival"
     summary = "Launch a mass ascension of hot-air balloons; get your colour high and to the front."
     traits = Traits(player_counts=(1, 2, 3, 4, 5), information="imperfect")  # refined per mode
-    encoding = "aloftnb.games.balloons.encoding"  # the adapters' numbering (encoding.py)
-    action_class = BalloonAction
-    action_types = ("unpack", "inflate", "launch", "ascend", "pass", "wind")
+    encoding = "aloftnb.games.balloons.encoding"  # the observations (encoding.py)
+    actions = ACTIONS  # action_class, action_types, parse_action, str() and numbering follow
     flow = FLOW  # phases, phase_actions, phase(), round(), legal_actions and apply follow
     derived_keys = ("lead_passed", "tokens", "scores", "wind_choices")
     optional_keys = ("game", "mode", "edition", "players", "columns", "altitudes", "wind")
@@ -254,12 +254,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
                         for p in range(self.players))
         return s._replace(colours=colours)
 
-    # -- actions: shape, reasons, log and clicks (texts.py) ------------------------------------
-    def parse_action(self, data: Any) -> Action:
-        action = super().parse_action(data)
-        texts.check_shape(self, action)
-        return action
-
+    # -- actions: reasons, log and clicks (texts.py) -------------------------------------------
     def why_illegal(self, s: BalloonsState, action: Action) -> str:
         return texts.why_illegal(self, s, action)
 

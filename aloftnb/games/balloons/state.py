@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.options import _short_repr, packaged_json, whole_number_problem
-from ...errors import InvalidState
+from ...core.records import StateReader
 
 if TYPE_CHECKING:
     from .rules import BalloonsRules
@@ -112,45 +112,26 @@ def read_state(rules: BalloonsRules, data: Any) -> BalloonsState:
     return _StateReader(rules, data).read()
 
 
-class _StateReader:
+class _StateReader(StateReader):
     """Builds a state from a dict, saying exactly what is wrong (InvalidState)."""
 
     KEYS = {"game", "mode", "edition", "players", "columns", "altitudes", "trucks", "safety",
             "balloons", "row", "colours", "turn", "current_player", "step", "wind",
             "lead_passed", "tokens", "scores", "wind_choices"}
 
-    def __init__(self, rules: BalloonsRules, data: Any) -> None:
-        self.rules, self.data = rules, data
-
-    def fail(self, message: str) -> None:
-        raise InvalidState(message)
+    rules: BalloonsRules
 
     def int_field(self, name: str, low: int, high: int) -> int:
-        value = self.data[name]
-        problem = whole_number_problem(value, low, high)
-        if problem:
-            self.fail(f"{name!r} {problem}")
-        return value
+        return self.whole(self.data[name], repr(name), low, high)
 
     def read(self) -> BalloonsState:
         r, data = self.rules, self.data
-        if not isinstance(data, dict):
-            self.fail(f"a balloons state must be a dict, not {type(data).__name__}")
-        unknown = sorted((k for k in data if not isinstance(k, str) or k not in self.KEYS), key=str)
-        if unknown:
-            self.fail(f"unknown key {_short_repr(unknown[0])} in the state")
-        required = self.KEYS - {"tokens", "scores", "wind_choices", "game", "mode", "edition",
-                                "players", "columns",
-                                "altitudes", "wind", "lead_passed"}
-        missing = sorted(required - set(data))
-        if missing:
-            self.fail(f"the state has no {missing[0]!r}")
-        for key, expected in (("game", r.name), ("mode", r.mode), ("edition", r.edition),
-                              ("players", r.players), ("columns", r.columns),
-                              ("altitudes", r.altitudes)):
-            if key in data and not (type(data[key]) is type(expected) and data[key] == expected):
-                self.fail(f"this match has {key} {expected!r}; the state says "
-                          f"{_short_repr(data[key])} (start a new match to change it)")
+        self.check_keys("a balloons state", self.KEYS, self.KEYS - {
+            "tokens", "scores", "wind_choices", "game", "mode", "edition", "players", "columns",
+            "altitudes", "wind", "lead_passed"})
+        self.check_same((("game", r.name), ("mode", r.mode), ("edition", r.edition),
+                         ("players", r.players), ("columns", r.columns),
+                         ("altitudes", r.altitudes)))
         trucks = self.read_trucks()
         lead_passed = trucks[-1] > r.columns
         safety = self.int_field("safety", 1, r.columns + 1)

@@ -1,5 +1,5 @@
-"""What balloons says: action names, the reasons an action is refused, log sentences and the
-board parts clicked to play an action.
+"""What balloons says: the reasons an action is refused, log sentences and the board parts
+clicked to play an action (the actions' fields and sentences are declared in actions.py).
 """
 
 from __future__ import annotations
@@ -7,8 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
-from ...core.options import _short_repr, whole_number_problem
-from ...errors import IllegalAction
 from .state import (
     ADVANCE_TYPES,
     FLYING,
@@ -24,47 +22,7 @@ if TYPE_CHECKING:
     from .rules import BalloonsRules
 
 
-class BalloonAction(Action):
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        kind = self.type
-        if kind == "unpack":
-            return f"unpack {self.balloon} onto truck {self.truck}"
-        if kind in ADVANCE_TYPES:
-            return f"{kind} {self.balloon}"
-        if kind == "wind":
-            return "wind: move the safety truck" if self.truck == "safety" else (
-                "wind: move a launch-zone truck")
-        return "pass: no balloon can advance"
-
-
 # -- refusals --------------------------------------------------------------------------------------
-def check_shape(rules: BalloonsRules, action: Action) -> None:
-    """Refuse an action whose fields do not fit its type (IllegalAction naming them)."""
-    needed = {"unpack": {"balloon", "truck"}, "inflate": {"balloon"}, "launch": {"balloon"},
-              "ascend": {"balloon"}, "pass": set(), "wind": {"truck"}}[action.type]
-    have = set(action.params)
-    if have != needed:
-        wanted = ", ".join(repr(k) for k in sorted(needed)) or "no fields"
-        article = "an" if action.type[0] in "aeiou" else "a"
-        raise IllegalAction(f"{article} {action.type!r} action takes {wanted}; got "
-                            f"{', '.join(repr(k) for k in sorted(have)) or 'none'}")
-    if "balloon" in needed and action.balloon not in rules.index:
-        raise IllegalAction(f"there is no balloon {_short_repr(action.balloon)} in this game "
-                            f"(balloons: {', '.join(rules.ids)})")
-    if action.type == "unpack":
-        truck = action.truck
-        if truck == "safety":
-            raise IllegalAction("balloons may not be placed on the safety truck")
-        if whole_number_problem(truck, 0, rules.truck_count - 1):
-            raise IllegalAction(f"'truck' must be a launch-zone truck 0..{rules.truck_count - 1}"
-                                f", not {_short_repr(truck)}")
-    if action.type == "wind" and action.truck not in ("launch", "safety"):
-        raise IllegalAction(f"a wind action moves truck 'launch' or 'safety', "
-                            f"not {_short_repr(action.truck)}")
-
-
 def why_illegal(rules: BalloonsRules, s: BalloonsState, action: Action) -> str:
     """Why `action` is not legal in `s`, in a sentence."""
     kind = action.type
