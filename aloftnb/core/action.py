@@ -188,7 +188,8 @@ class ActionTypes:
         expected = {p.name: p.kind for p in declared.params}
         if set(params) != set(expected):
             got = ", ".join(sorted(map(repr, params))) or "none"
-            raise IllegalAction(f"a {kind} action takes {declared.shape()}; got {got}")
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise IllegalAction(f"{article} {kind} action takes {declared.shape()}; got {got}")
         for param in declared.params:  # the game's own refusals first, in declared order
             if param.check is not None:
                 problem = param.check(rules, params[param.name])
