@@ -74,3 +74,16 @@ def test_each_game_imports_no_other_game():
             if others:
                 found[str(path.relative_to(PACKAGE))] = others
     assert found == {}
+
+
+def test_no_function_wears_the_same_decorator_twice():
+    """Python 3.13 stopped chaining classmethod over classmethod: a doubled decorator that 3.11
+    forgives breaks the JupyterLite site, whose Python is newer."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [ast.unparse(d) for d in node.decorator_list]
+                if len(names) != len(set(names)):
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}")
+    assert found == []

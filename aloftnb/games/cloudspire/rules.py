@@ -228,7 +228,6 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
             for f in range(self.factions))
 
     @classmethod
-    @classmethod
     def player_counts(cls) -> str:
         return "competitive 2-4, solo 1, cooperative 2-3"
 
