@@ -195,6 +195,8 @@ class ActionTypes:
                 texts[declared.name] = declared.text
         action_class._texts = texts
         self._tables: dict[Any, tuple[list[Action], dict[Action, int], list[Action]]] = {}
+        self._last: tuple[Any, tuple[list[Action], dict[Action, int], list[Action]]] = (
+            None, ([], {}, []))
 
     def declaration(self, rules: Any, name: str) -> ActionType | None:
         """The declaration of `name` that applies under `rules` (None: no such type there)."""
@@ -237,6 +239,9 @@ class ActionTypes:
         """(every decision in index order, {decision: index}, every chance outcome in index
         order) for a game with these rules: each declared type in turn, its fields' values
         nested in declaration order. Built once per equal rules."""
+        last = self._last  # one tuple, read once: safe with bots on other threads
+        if last[0] is rules:  # the adapters ask with the same rules object every step
+            return last[1]
         found = self._tables.get(rules)
         if found is None:
             decisions: list[Action] = []
@@ -249,6 +254,7 @@ class ActionTypes:
             if len(self._tables) > 64:
                 self._tables.clear()
             self._tables[rules] = found
+        self._last = (rules, found)
         return found
 
     def _every(self, rules: Any, declared: ActionType) -> list[Action]:
