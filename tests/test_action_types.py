@@ -120,3 +120,61 @@ def test_a_field_may_refuse_a_value_in_the_games_own_words_before_the_type_check
 def test_types_are_declared_on_a_games_own_action_class():
     with pytest.raises(TypeError, match="own Action subclass"):
         ActionTypes(Action, action_type("wait"))
+
+
+class Hop(Action):  # its own class: a declaration gives its class the sentences of str()
+    __slots__ = ()
+
+
+_MADE: dict[tuple, Hop] = {}
+
+
+def _one_instance(kind: str, **fields: object) -> Hop:
+    return _MADE.setdefault((kind, *fields.items()), Hop(kind, **fields))
+
+
+NESTED = ActionTypes(
+    Hop,
+    action_type("hop", "hop from {at} to {to}", numbering=("to", "at"),
+                at=(str, lambda rules, to: [g for g in GRID if g != to]),
+                to=(str, lambda rules: GRID)),
+    action_type("say", "say {word}", word=(str, lambda rules: ("hi", "ho"))),
+    action_type("say", "say {word}", when=lambda rules: False, word=str),
+    make=_one_instance, longest_text=4,
+)
+
+
+def test_a_numbering_may_nest_the_fields_in_another_order_than_they_read():
+    decisions = NESTED.tables(FakeRules(jumps=False))[0]
+    assert decisions[:6] == [Hop("hop", at=a, to=b) for b in GRID for a in GRID if a != b]
+    assert list(decisions[0].params) == ["at", "to"]  # each action keeps the declared order
+    assert NESTED.parse(FakeRules(jumps=False), {"type": "hop", "to": "a", "at": "b"}).to_dict(
+        ) == {"type": "hop", "at": "b", "to": "a"}
+    with pytest.raises(ValueError, match="numbering .* must name each field once"):
+        action_type("hop", numbering=("to",), at=str, to=str)
+
+
+def test_numbered_actions_may_come_from_the_games_own_maker():
+    decisions = NESTED.tables(FakeRules(jumps=True))[0]
+    assert decisions[-1] is _one_instance("say", word="ho")  # the very instance, not a copy
+    assert NESTED.decision_names == ("hop", "say")  # a type declared twice is named once
+
+
+def test_text_fields_may_be_capped_and_a_wrong_field_names_the_types_shape():
+    rules = FakeRules(jumps=False)
+    assert NESTED.parse(rules, {"type": "say", "word": "hiya"}) == Hop("say", word="hiya")
+    with pytest.raises(IllegalAction, match=r"say: word must be a short text \(at most 4 "
+                                            r"characters\), not 'hello' \(a say action takes "
+                                            r"word: str\)"):
+        NESTED.parse(rules, {"type": "say", "word": "hello"})
+    with pytest.raises(IllegalAction, match="say: word must be a short text"):
+        NESTED.parse(rules, {"type": "say", "word": 3})
+    with pytest.raises(IllegalAction, match=r"step: to must be a text, not 3 \(a step action "
+                                            r"takes at: str, to: str\)"):
+        MOVES.parse(rules, {"type": "step", "at": "a", "to": 3})
+    assert str(Hop("say", word="hi")) == "say hi"
+
+
+def test_str_of_an_action_built_without_a_declared_field_is_its_plain_form():
+    assert str(Hop("hop", at="a")) == "hop at=a"
+    assert str(Move("step", at="a")) == "step at=a"

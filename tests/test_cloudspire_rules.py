@@ -1171,13 +1171,10 @@ def test_refusals_name_the_rule_they_break():
 
 
 def test_random_well_formed_illegal_actions_are_refused_with_their_rule():
-    from aloftnb.games.cloudspire import encoding
-
     checked = 0
     for players, seed in ((2, 0), (3, 1), (4, 2)):
         rules = rules_for(players)
-        space = [encoding.action_from_index(rules, i)
-                 for i in range(encoding.num_distinct_actions(rules))]
+        space = [rules.action_from_index(i) for i in range(rules.num_distinct_actions())]
         space += [A("draw", card="gale_cloak"), A("roll", pips=2), A("roll", pips=5)]
         rng = random.Random(seed)
         s = rules.initial_state(seed)

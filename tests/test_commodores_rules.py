@@ -1472,11 +1472,9 @@ def test_refusals_name_the_rule_taking_what_the_rival_does_not_hold():
 def test_refusals_name_the_rule_along_random_games():
     """Well-formed actions drawn at random along random games: none is refused with only the
     generic sentence."""
-    from aloftnb.games.commodores.encoding import tables
-
     for rulings in (2, 1):
         rules = aloftnb.make_rules("commodores", 3, rulings=rulings, turn_limit=8)
-        everything = tables(rules)[0]
+        everything = [rules.action_from_index(i) for i in range(rules.num_distinct_actions())]
         for seed in range(3):
             rng = random.Random(seed)
             state = rules.initial_state(seed)

@@ -58,7 +58,11 @@ class Action:
     def __str__(self) -> str:
         text = self._texts.get(self.type)
         if text is not None:
-            return text.format_map(self._params) if isinstance(text, str) else text(self._params)
+            try:
+                return (text.format_map(self._params) if isinstance(text, str)
+                        else text(self._params))
+            except KeyError:  # built in Python without a declared field: the plain form below
+                pass
         inner = " ".join(f"{k}={v}" for k, v in self._params.items())
         return f"{self.type} {inner}".strip()
 
@@ -130,37 +134,60 @@ class ActionType:
     text: str | Callable[[dict[str, Any]], str] = ""
     chance: bool = False
     when: Callable[[Any], bool] | None = None
+    # The order the numbering nests the fields' values in (empty: the order declared), for a
+    # numbering that must not follow the order the fields read in.
+    numbering: tuple[str, ...] = ()
 
     def shape(self) -> str:
         return ", ".join(f"{p.name}: {p.kind.__name__}" for p in self.params) or "no fields"
 
+    def numbered_params(self) -> tuple[Param, ...]:
+        if not self.numbering:
+            return self.params
+        by_name = {p.name: p for p in self.params}
+        if sorted(self.numbering) != sorted(by_name):
+            raise ValueError(f"{self.name}: numbering {self.numbering} must name each field "
+                             f"once ({', '.join(by_name) or 'none'})")
+        return tuple(by_name[n] for n in self.numbering)
+
 
 def action_type(name: str, text: str | Callable[[dict[str, Any]], str] = "", *,
                 chance: bool = False, when: Callable[[Any], bool] | None = None,
+                numbering: tuple[str, ...] = (),
                 **params: type | tuple[Any, ...]) -> ActionType:
     """`action_type("move", "move to {to}", to=(str, lambda rules: rules.corners))`: a field is
-    its type, or (type, values), or (type, values, check) (see Param)."""
+    its type, or (type, values), or (type, values, check) (see Param). `numbering` orders the
+    fields' values in the numbering when it differs from the fields' order."""
     fields = tuple(Param(key, *spec) if isinstance(spec, tuple) else Param(key, spec)
                    for key, spec in params.items())
-    return ActionType(name, fields, text, chance, when)
+    declared = ActionType(name, fields, text, chance, when, tuple(numbering))
+    declared.numbered_params()  # a numbering naming other fields fails here, not at first use
+    return declared
 
 
 class ActionTypes:
     """A game's action types, each declared once, bound to its Action subclass.
 
     The subclass's str() becomes each type's `text`; `parse` checks a dict or Action against the
-    declaration; `tables(rules)` numbers every decision and chance outcome for the adapters."""
+    declaration; `tables(rules)` numbers every decision and chance outcome for the adapters.
+    `make(type, **fields)` builds the numbered actions (default: the class; a game that hands
+    out one instance per action passes its cache, so the adapters' lookups find the very
+    objects `legal_actions` lists). `longest_text` caps the length of text fields."""
 
-    def __init__(self, action_class: type[Action], *types: ActionType) -> None:
+    def __init__(self, action_class: type[Action], *types: ActionType,
+                 make: Callable[..., Action] | None = None,
+                 longest_text: int | None = None) -> None:
         if action_class is Action:
             raise TypeError("declare a game's action types on its own Action subclass")
         self.action_class = action_class
+        self.make: Callable[..., Action] = make or action_class
+        self.longest_text = longest_text
         self.types = types
         self.by_name: dict[str, list[ActionType]] = {}
         for declared in types:
             self.by_name.setdefault(declared.name, []).append(declared)
         self.names = tuple(self.by_name)
-        self.decision_names = tuple(t.name for t in types if not t.chance)
+        self.decision_names = tuple(dict.fromkeys(t.name for t in types if not t.chance))
         self.chance_names = tuple(dict.fromkeys(t.name for t in types if t.chance))
         texts = {}
         for declared in types:
@@ -168,6 +195,8 @@ class ActionTypes:
                 texts[declared.name] = declared.text
         action_class._texts = texts
         self._tables: dict[Any, tuple[list[Action], dict[Action, int], list[Action]]] = {}
+        self._last: tuple[Any, tuple[list[Action], dict[Action, int], list[Action]]] = (
+            None, ([], {}, []))
 
     def declaration(self, rules: Any, name: str) -> ActionType | None:
         """The declaration of `name` that applies under `rules` (None: no such type there)."""
@@ -195,10 +224,15 @@ class ActionTypes:
                 problem = param.check(rules, params[param.name])
                 if problem:
                     raise IllegalAction(problem)
+        longest = self.longest_text
         for key, value in params.items():
-            if type(value) is not expected[key]:
+            if type(value) is not expected[key] or (
+                    longest is not None and type(value) is str and len(value) > longest):
                 want = _KIND_WORDS.get(expected[key], expected[key].__name__)
-                raise IllegalAction(f"{kind}: {key} must be {want}, not {_short_repr(value)}")
+                if longest is not None and expected[key] is str:
+                    want = f"a short text (at most {longest} characters)"
+                raise IllegalAction(f"{kind}: {key} must be {want}, not {_short_repr(value)} "
+                                    f"(a {kind} action takes {declared.shape()})")
         ordered = {p.name: params[p.name] for p in declared.params}
         return self.action_class(kind, **ordered)
 
@@ -206,6 +240,9 @@ class ActionTypes:
         """(every decision in index order, {decision: index}, every chance outcome in index
         order) for a game with these rules: each declared type in turn, its fields' values
         nested in declaration order. Built once per equal rules."""
+        last = self._last  # one tuple, read once: safe with bots on other threads
+        if last[0] is rules:  # the adapters ask with the same rules object every step
+            return last[1]
         found = self._tables.get(rules)
         if found is None:
             decisions: list[Action] = []
@@ -218,18 +255,21 @@ class ActionTypes:
             if len(self._tables) > 64:
                 self._tables.clear()
             self._tables[rules] = found
+        self._last = (rules, found)
         return found
 
     def _every(self, rules: Any, declared: ActionType) -> list[Action]:
         combos: list[dict[str, Any]] = [{}]
-        for param in declared.params:
+        for param in declared.numbered_params():
             if param.values is None:
                 raise NotImplementedError(f"{declared.name}.{param.name} declares no values: "
                                           "the adapters cannot number it")
             values = param.values
             combos = [{**combo, param.name: value} for combo in combos
                       for value in values(rules, **combo)]
-        return [self.action_class(declared.name, **combo) for combo in combos]
+        order = [p.name for p in declared.params]  # each action's fields in the declared order
+        make = self.make
+        return [make(declared.name, **{n: combo[n] for n in order}) for combo in combos]
 
     # The adapters' numbering, with the signatures of an encoding module's functions
     # (Rules falls back on these when the game's encoding module does not define them).

@@ -1,74 +1,97 @@
-"""Cloudspire's actions: their types and fields, and their plain words (str(action)).
+"""Cloudspire's actions, each type declared once (ACTIONS): its fields, its plain words
+(str(action)) and the values each field takes, from which parsing and the adapters' numbering
+follow (docs/rules/cloudspire.md, "Encodings").
+
+The numbering: decisions block after block (H hexes of the map in the geometry's numbering, M
+market slots, F factions, U unit kinds, S spire kinds, E earthscapes, Q equipment, L landmarks,
+in catalogue order): buy M, buy the earthscape, pass, decline a spire on a new earthscape,
+construct S*O*H (O: the orders of the spire's starting upgrades), upgrade H*3, advance each
+structure, place E*slots, mark F, deploy U*2 (alone, grouped), equip Q, ready, move H*H, march,
+end the movement, target H, explore L, reveal, leave, stop exploring, attack H*6, end the turn.
+Chance outcomes: every card id (events, market chips, earthscapes, landmark faces), then each
+face value of the spire die.
 
 The catalogue's names come in texts.py (`action_text`); here an action knows only its ids.
 """
 
 from __future__ import annotations
 
-from ...core.action import Action
+from typing import Any
+
+from ...core.action import Action, ActionTypes, action_type
 from ...core.words import with_article
 
 # The three spire upgrades by their letters (Spire.upgrades), in words: the one table of them.
 UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 
-CHANCE_TYPES = ("draw", "roll")
-DECISION_TYPES = ("buy", "buy_earthscape", "pass", "construct", "upgrade", "advance", "place",
-                  "decline",
-                  "mark", "deploy", "equip", "ready", "move", "march", "end_move", "target",
-                  "explore", "reveal", "leave", "end_explore", "attack", "end_turn")
-# Each action type's fields and their types (parse_action checks a dict against them).
-ACTION_FIELDS: dict[str, dict[str, type]] = {
-    "draw": {"card": str}, "roll": {"pips": int}, "buy": {"slot": int}, "buy_earthscape": {},
-    "pass": {}, "construct": {"spire": str, "at": str, "order": str},
-    "upgrade": {"at": str, "kind": str},
-    "advance": {"structure": str}, "place": {"earthscape": str, "at": str}, "decline": {},
-    "mark": {"gate": int},
-    "deploy": {"unit": str, "group": bool}, "equip": {"item": str}, "ready": {},
-    "move": {"at": str, "to": str}, "march": {}, "end_move": {}, "target": {"at": str},
-    "explore": {"at": str}, "reveal": {}, "leave": {}, "end_explore": {},
-    "attack": {"at": str, "target": str}, "end_turn": {},
-}
-
 
 class CloudspireAction(Action):
     __slots__ = ()
 
-    def __str__(self) -> str:
-        p = self._params
-        texts = {
-            "draw": lambda: f"drew {p.get('card')}",
-            "roll": lambda: f"rolled {p.get('pips')}",
-            "buy": lambda: f"buy the chip in market slot {p.get('slot')}",
-            "buy_earthscape": lambda: "buy the face-up earthscape",
-            "pass": lambda: "pass",
-            "construct": lambda: f"construct a {p.get('spire')} at {p.get('at')} with its "
-                                 f"upgrades {p.get('order')} (bottom first)",
-            "upgrade": lambda: f"add {with_article(UPGRADE_WORDS.get(p.get('kind'), '?'))} "
-                               f"upgrade to the spire at {p.get('at')}",
-            "advance": lambda: f"advance the fortress structure {p.get('structure')}",
-            "place": lambda: f"place the earthscape {p.get('earthscape')} at {p.get('at')}",
-            "decline": lambda: "build no spire on the new earthscape now",
-            "mark": lambda: f"declare faction {p.get('gate')}'s gate the mark",
-            "deploy": lambda: f"add a {p.get('unit')} to the stack"
-                              + (" (grouped with the minion above)" if p.get("group") else ""),
-            "equip": lambda: f"put the {p.get('item')} under the hero",
-            "ready": lambda: "finish the deployment stack",
-            "move": lambda: f"move the hero at {p.get('at')} to {p.get('to')}",
-            "march": lambda: "march the minions",
-            "end_move": lambda: "end the movement stage",
-            "target": lambda: f"fire at the unit at {p.get('at')}",
-            "explore": lambda: f"explore the landmark at {p.get('at')}",
-            "reveal": lambda: "reveal the landmark",
-            "leave": lambda: "leave the landmark face down",
-            "end_explore": lambda: "stop exploring",
-            "attack": lambda: f"the unit at {p.get('at')} attacks {p.get('target')}",
-            "end_turn": lambda: "end the turn",
-        }
-        text = texts.get(self.type)
-        return text() if text else super().__str__()
 
+def _hexes(rules: Any, **_: Any) -> Any:
+    return rules.hexes
+
+
+def _cards(rules: Any) -> list[str]:
+    cat = rules.catalogue
+    return [c for group in (cat.events, cat.chips, cat.earthscapes, cat.faces) for c in group]
+
+
+def _upgrade(p: dict[str, Any]) -> str:
+    return (f"add {with_article(UPGRADE_WORDS.get(p['kind'], '?'))} upgrade to the spire at "
+            f"{p['at']}")
+
+
+def _deploy(p: dict[str, Any]) -> str:
+    return f"add a {p['unit']} to the stack" + (" (grouped with the minion above)"
+                                                if p["group"] else "")
+
+
+# Chance types first, then the decisions in the order the numbering takes them.
+ACTIONS = ActionTypes(
+    CloudspireAction,
+    action_type("draw", "drew {card}", chance=True, card=(str, _cards)),
+    action_type("roll", "rolled {pips}", chance=True,
+                pips=(int, lambda rules: sorted(set(rules.numbers.spire_die)))),
+    action_type("buy", "buy the chip in market slot {slot}",
+                slot=(int, lambda rules: range(rules.market_slots))),
+    action_type("buy_earthscape", "buy the face-up earthscape"),
+    action_type("pass", "pass"),
+    action_type("decline", "build no spire on the new earthscape now"),
+    action_type("construct", "construct a {spire} at {at} with its upgrades {order} (bottom "
+                "first)", numbering=("spire", "order", "at"),
+                spire=(str, lambda rules: rules.spire_ids), at=(str, _hexes),
+                order=(str, lambda rules, spire: rules.start_orders[spire])),
+    action_type("upgrade", _upgrade, at=(str, _hexes), kind=(str, lambda rules, at: "ARF")),
+    action_type("advance", "advance the fortress structure {structure}",
+                structure=(str, lambda rules: [st.id for fac in rules.catalogue.factions
+                                               for st in fac.structures])),
+    action_type("place", "place the earthscape {earthscape} at {at}",
+                earthscape=(str, lambda rules: rules.catalogue.earthscapes),
+                at=(str, lambda rules, earthscape: rules.slots)),
+    action_type("mark", "declare faction {gate}'s gate the mark",
+                gate=(int, lambda rules: range(rules.factions))),
+    action_type("deploy", _deploy, unit=(str, lambda rules: rules.unit_ids),
+                group=(bool, lambda rules, unit: (False, True))),
+    action_type("equip", "put the {item} under the hero",
+                item=(str, lambda rules: rules.catalogue.equipment)),
+    action_type("ready", "finish the deployment stack"),
+    action_type("move", "move the hero at {at} to {to}", at=(str, _hexes), to=(str, _hexes)),
+    action_type("march", "march the minions"),
+    action_type("end_move", "end the movement stage"),
+    action_type("target", "fire at the unit at {at}", at=(str, _hexes)),
+    action_type("explore", "explore the landmark at {at}",
+                at=(str, lambda rules: rules.catalogue.map.landmarks)),
+    action_type("reveal", "reveal the landmark"),
+    action_type("leave", "leave the landmark face down"),
+    action_type("end_explore", "stop exploring"),
+    action_type("attack", "the unit at {at} attacks {target}", at=(str, _hexes),
+                target=(str, lambda rules, at: rules.neighbours[at])),
+    action_type("end_turn", "end the turn"),
+)
+CHANCE_TYPES = ACTIONS.chance_names
 
 A = CloudspireAction
 
-__all__ = ["ACTION_FIELDS", "CHANCE_TYPES", "DECISION_TYPES", "UPGRADE_WORDS", "A",
-           "CloudspireAction"]
+__all__ = ["ACTIONS", "CHANCE_TYPES", "UPGRADE_WORDS", "A", "CloudspireAction"]

@@ -1,14 +1,6 @@
-"""Cloudspire's action and observation encodings, for the OpenSpiel and PettingZoo adapters
-(docs/rules/cloudspire.md, "Encodings").
-
-Decisions are numbered block after block (H hexes of the map in the geometry's numbering, M
-market slots, F factions, U unit kinds, S spire kinds, E earthscapes, Q equipment, L landmarks,
-in catalogue order): buy M, buy the earthscape, pass, decline a spire on a new earthscape,
-construct S*O*H (O: the orders of the spire's starting upgrades), upgrade H*3, advance each
-structure, place E*slots, mark F, deploy U*2 (alone, grouped), equip Q, ready, move H*H, march,
-end the movement, target H, explore L, reveal, leave, stop exploring, attack H*6, end the turn.
-Chance outcomes: every card id (events, market chips, earthscapes, landmark faces), then each
-face value of the spire die.
+"""Cloudspire's observation encodings, for the OpenSpiel and PettingZoo adapters
+(docs/rules/cloudspire.md, "Encodings"). The numbering of decisions and chance outcomes follows
+from the action declaration (actions.py, ACTIONS).
 
 The observation is read from the seat's view only, so it never shows another faction's stack
 below its top or a landmark face the seat has not seen.
@@ -16,69 +8,12 @@ below its top or a landmark face the seat has not seen.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from ...errors import IllegalAction
-from .rules import CloudspireAction, CloudspireRules
+from .rules import CloudspireRules
 from .state import PHASES, STAGES
 
-A = CloudspireAction
 
-
-@lru_cache(maxsize=32)  # equal rules (same players and options) share their tables
-def tables(rules: CloudspireRules) -> tuple[list[CloudspireAction],
-                                            dict[CloudspireAction, int], list[CloudspireAction]]:
-    cat = rules.catalogue
-    hexes = rules.hexes
-    d: list[CloudspireAction] = [A("buy", slot=i) for i in range(rules.market_slots)]
-    d += [A("buy_earthscape"), A("pass"), A("decline")]
-    d += [A("construct", spire=k, at=h, order=o) for k in rules.spire_ids
-          for o in rules.start_orders[k] for h in hexes]
-    d += [A("upgrade", at=h, kind=u) for h in hexes for u in "ARF"]
-    d += [A("advance", structure=st.id) for fac in cat.factions for st in fac.structures]
-    d += [A("place", earthscape=e, at=h) for e in cat.earthscapes for h in rules.slots]
-    d += [A("mark", gate=g) for g in range(rules.factions)]
-    d += [A("deploy", unit=u, group=g) for u in rules.unit_ids for g in (False, True)]
-    d += [A("equip", item=q) for q in cat.equipment]
-    d += [A("ready")]
-    d += [A("move", at=a, to=b) for a in hexes for b in hexes]
-    d += [A("march"), A("end_move")]
-    d += [A("target", at=h) for h in hexes]
-    d += [A("explore", at=h) for h in cat.map.landmarks]
-    d += [A("reveal"), A("leave"), A("end_explore")]
-    d += [A("attack", at=h, target=nb) for h in hexes for nb in rules.neighbours[h]]
-    d += [A("end_turn")]
-    chance = [A("draw", card=c) for group in (cat.events, cat.chips, cat.earthscapes, cat.faces)
-              for c in group]
-    chance += [A("roll", pips=v) for v in sorted(set(rules.numbers.spire_die))]
-    return d, {a: i for i, a in enumerate(d)}, chance
-
-
-def num_distinct_actions(rules: CloudspireRules) -> int:
-    return len(tables(rules)[0])
-
-
-def action_to_index(rules: CloudspireRules, action: Any) -> int:
-    try:
-        return tables(rules)[1][action]
-    except (KeyError, TypeError):
-        raise IllegalAction(f"{action!r:.80} is not an action of this cloudspire game") from None
-
-
-def action_from_index(rules: CloudspireRules, index: int) -> CloudspireAction:
-    decisions = tables(rules)[0]
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(decisions):
-        raise IllegalAction(f"cloudspire action indices are 0..{len(decisions) - 1}, not "
-                            f"{index!r:.40}")
-    return decisions[index]
-
-
-def chance_outcomes(rules: CloudspireRules) -> list[CloudspireAction]:
-    return tables(rules)[2]
-
-
-# -- observations ----------------------------------------------------------------------------------
 def observation_shape(rules: CloudspireRules) -> tuple[int, ...]:
     f = rules.factions
     per_hex = 4 + 2 + f + (f + 2) + (f + 2)

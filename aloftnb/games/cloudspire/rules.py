@@ -32,11 +32,11 @@ from ...core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
-from ...errors import IllegalAction, InvalidOptions, InvalidState
+from ...errors import InvalidOptions, InvalidState
 from ...kit.hexgrid import hex_grid
 from . import bot_faction, checks, fights, texts, views
 from . import map as map_rules
-from .actions import ACTION_FIELDS, CHANCE_TYPES, DECISION_TYPES, A, CloudspireAction
+from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction
 from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
 from .map import FAR
 from .phases import build, market, onslaught, prep
@@ -134,8 +134,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     traits = Traits(player_counts=(1, 2, 3, 4), chance="explicit", information="imperfect",
                     utility="scores", simultaneous=True)
     flow = FLOW
-    action_class = CloudspireAction
-    action_types = CHANCE_TYPES + DECISION_TYPES
+    actions = ACTIONS  # action_class, action_types, parse_action, str() and the numbering
     state_class = CloudspireState
     derived_keys = ("board",)  # worked out from the rest (the map, stats); Match.edit drops it
     encoding = "aloftnb.games.cloudspire.encoding"
@@ -420,16 +419,6 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
         return draw_board(self, view, **options)
 
     # -- parsing and refusals ------------------------------------------------------------------
-    def parse_action(self, data: Any) -> CloudspireAction:
-        action = super().parse_action(data)
-        expected: dict[str, type] = ACTION_FIELDS[action.type]
-        params = action.params
-        if set(params) != set(expected) or any(type(params[k]) is not t
-                                               for k, t in expected.items()):
-            shape = ", ".join(f"{k}: {t.__name__}" for k, t in expected.items()) or "no fields"
-            raise IllegalAction(f"a {action.type} action takes {shape}")
-        return action
-
     def why_illegal(self, s: CloudspireState, action: Action) -> str:
         problem = self.phase_problem(s, action) or self._refusal(s, action)
         if problem:

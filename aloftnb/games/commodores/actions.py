@@ -1,65 +1,33 @@
-"""Sky commodores' actions: their types, their words (`str`), the fields each takes and the
-cache of action objects the legal-action lists reuse."""
+"""Sky commodores' actions, each type declared once (ACTIONS): its fields, its words (str())
+and the values each field takes, from which parsing and the adapters' numbering follow; the
+cache of action objects the legal-action lists reuse (docs/rules/commodores.md, "Encodings").
+
+The numbering: decisions block after block (C corners and S spaces of the sky in the geometry's
+numbering, R resources, U upgrades and B buildable types in catalogue order, P seats, K
+captaining cards): place C, free R, forage 6, ship K, move C, explore S*R, terraform S*R,
+upgrade U, build B*C, plunder a ship P*K then a leviathan S, take R, trade R*R, end the ship,
+end the turn. Under rulings 2 (the default) an exploration names no space: the explore block is
+R (the resource paid) instead of S*R, and a last block, place the drawn hex S, follows end the
+turn. Chance outcomes: set aside a leviathan, a goal, the Beacon number, a ship type, a hex
+kind, a number token.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.action import Action
-from ...core.options import _short_repr
-from ...errors import IllegalAction
+from ...core.action import Action, ActionTypes, action_type
 
-CHANCE_TYPES = ("set_aside", "goal", "goal_number", "ship_type", "hex", "number")
-DECISION_TYPES = ("place", "free", "forage", "ship", "move", "explore", "terraform", "upgrade",
-                  "build", "plunder", "take", "trade", "end_ship", "end_turn", "place_hex")
 SHIP_ACTION_TYPES = ("move", "explore", "terraform", "upgrade", "build", "plunder", "trade",
                      "end_ship")
 # Which of the text's six actions each action type is (explore and terraform are one action).
 ACTION_OF = {"move": "move", "explore": "explore", "terraform": "explore", "upgrade": "upgrade",
              "build": "build", "plunder": "plunder", "trade": "trade"}
-# The fields each action type takes (an explore under rulings 2 takes only pay).
-FIELDS: dict[str, set[str]] = {
-    "set_aside": {"leviathan"}, "goal": {"goal"}, "goal_number": {"number"},
-    "ship_type": {"ship"}, "hex": {"kind"}, "number": {"number"}, "place": {"corner"},
-    "free": {"resource"}, "forage": {"number"}, "ship": {"captain"}, "move": {"to"},
-    "explore": {"space", "pay"}, "terraform": {"space", "pay"}, "upgrade": {"upgrade"},
-    "build": {"ship", "at"}, "plunder": {"target"}, "take": {"resource"},
-    "trade": {"give", "get"}, "end_ship": set(), "end_turn": set(),
-    "place_hex": {"space"},
-}
+LONGEST_TEXT = 40  # a text field longer than this is refused
 
 
 class CommodoresAction(Action):
     __slots__ = ()
-
-    def __str__(self) -> str:
-        p = self._params
-        texts = {
-            "set_aside": lambda: f"set aside leviathan {p.get('leviathan')}",
-            "goal": lambda: f"goal {p.get('goal')} in play",
-            "goal_number": lambda: f"goal number {p.get('number')}",
-            "ship_type": lambda: f"ship type {p.get('ship')} in the shipyard",
-            "hex": lambda: f"drew a {p.get('kind')} hex",
-            "number": lambda: f"drew number {p.get('number')}",
-            "place": lambda: f"place the starter at {p.get('corner')}",
-            "free": lambda: f"take a free {p.get('resource')}",
-            "forage": lambda: f"forage on {p.get('number')}",
-            "ship": lambda: f"ship {p.get('captain')} acts",
-            "move": lambda: f"move to {p.get('to')}",
-            "explore": lambda: (f"explore {p.get('space')} paying {p.get('pay')}" if "space" in p
-                                else f"explore paying {p.get('pay')}"),
-            "place_hex": lambda: f"place the drawn hex at {p.get('space')}",
-            "terraform": lambda: f"terraform {p.get('space')} paying {p.get('pay')}",
-            "upgrade": lambda: f"upgrade: {p.get('upgrade')}",
-            "build": lambda: f"build a {p.get('ship')} at {p.get('at')}",
-            "plunder": lambda: f"plunder {p.get('target')}",
-            "take": lambda: f"take {p.get('resource')}",
-            "trade": lambda: f"trade 2 {p.get('give')} for 1 {p.get('get')}",
-            "end_ship": lambda: "end this ship's actions",
-            "end_turn": lambda: "end the turn",
-        }
-        text = texts.get(self.type)
-        return text() if text else super().__str__()
 
 
 def A(action_type: str, **params: Any) -> CommodoresAction:
@@ -80,28 +48,95 @@ def cached(action_type: str, **params: Any) -> CommodoresAction:
     return action
 
 
-def check_fields(action: Action, rulings: int) -> None:
-    """Raise IllegalAction unless `action` has exactly its type's fields, of the right kinds,
-    under these rulings."""
-    fields = FIELDS[action.type]
-    if rulings >= 2 and action.type == "explore":
-        fields = {"pay"}
-        if "space" in action.params:
-            raise IllegalAction("an explore takes only pay: the top hex is drawn first, then "
-                                "you place it with place_hex (the explore with a space is "
-                                "the game's rulings=1)")
-    if rulings < 2 and action.type == "place_hex":
-        raise IllegalAction("place_hex belongs to rulings 2; under rulings 1 an explore "
-                            "names its space before the draw")
-    if set(action.params) != fields:
-        want = ", ".join(sorted(fields)) or "no fields"
-        raise IllegalAction(f"a {action.type} action takes {want}, not "
-                            f"{_short_repr(action.to_dict())}")
-    for key, value in action.params.items():
-        if key in ("number", "captain"):
-            if type(value) is not int:
-                raise IllegalAction(f"{action.type}: {key} must be a whole number, not "
-                                    f"{_short_repr(value)}")
-        elif not isinstance(value, str) or len(value) > 40:
-            raise IllegalAction(f"{action.type}: {key} must be a short text, not "
-                                f"{_short_repr(value)}")
+def _corners(rules: Any, **_: Any) -> list[str]:
+    geo = rules.geometry
+    return [geo.corner_name(c) for c in range(len(geo.corners))]
+
+
+def _spaces(rules: Any, **_: Any) -> list[str]:
+    geo = rules.geometry
+    return [geo.space_name(s) for s in range(len(geo.spaces))]
+
+
+def _resources(rules: Any, **_: Any) -> list[str]:
+    return list(rules.catalogue.resources)
+
+
+def _plunder_targets(rules: Any) -> list[str]:
+    """A ship ("seat:captain") first, then a leviathan (its space)."""
+    ships = range(1, rules.catalogue.ships_per_player + 1)
+    return [f"{p}:{k}" for p in range(rules.players) for k in ships] + _spaces(rules)
+
+
+def _explore(p: dict[str, Any]) -> str:
+    return (f"explore {p['space']} paying {p['pay']}" if "space" in p
+            else f"explore paying {p['pay']}")
+
+
+def _first_draw(rules: Any) -> bool:  # rulings 2: explore draws first, place_hex then places
+    return bool(rules.rulings >= 2)
+
+
+def _six(rules: Any) -> range:
+    return range(1, 7)
+
+
+# Chance types first, then the decisions in the order the numbering takes them.
+ACTIONS = ActionTypes(
+    CommodoresAction,
+    action_type("set_aside", "set aside leviathan {leviathan}", chance=True,
+                leviathan=(str, lambda rules: [lv.id for lv in rules.catalogue.leviathans])),
+    action_type("goal", "goal {goal} in play", chance=True,
+                goal=(str, lambda rules: [g.id for g in rules.catalogue.goals])),
+    action_type("goal_number", "goal number {number}", chance=True, number=(int, _six)),
+    action_type("ship_type", "ship type {ship} in the shipyard", chance=True,
+                ship=(str, lambda rules: [t.id for t in rules.catalogue.shipyard])),
+    action_type("hex", "drew a {kind} hex", chance=True,
+                kind=(str, lambda rules: rules.catalogue.hex_kinds)),
+    action_type("number", "drew number {number}", chance=True, number=(int, _six)),
+    action_type("place", "place the starter at {corner}", corner=(str, _corners)),
+    action_type("free", "take a free {resource}", resource=(str, _resources)),
+    action_type("forage", "forage on {number}", number=(int, _six)),
+    action_type("ship", "ship {captain} acts",
+                captain=(int, lambda rules: range(1, rules.catalogue.ships_per_player + 1))),
+    action_type("move", "move to {to}", to=(str, _corners)),
+    action_type("explore", _explore, when=_first_draw, pay=(str, _resources)),
+    action_type("explore", _explore, when=lambda rules: not _first_draw(rules),
+                space=(str, _spaces), pay=(str, _resources)),
+    action_type("terraform", "terraform {space} paying {pay}", space=(str, _spaces),
+                pay=(str, _resources)),
+    action_type("upgrade", "upgrade: {upgrade}",
+                upgrade=(str, lambda rules: [u.id for t in rules.catalogue.ship_types
+                                             for u in t.upgrades])),
+    action_type("build", "build a {ship} at {at}",
+                ship=(str, lambda rules: [t.id for t in (rules.catalogue.basic,
+                                                         *rules.catalogue.shipyard)]),
+                at=(str, _corners)),
+    action_type("plunder", "plunder {target}", target=(str, _plunder_targets)),
+    action_type("take", "take {resource}", resource=(str, _resources)),
+    action_type("trade", "trade 2 {give} for 1 {get}", give=(str, _resources),
+                get=(str, _resources)),
+    action_type("end_ship", "end this ship's actions"),
+    action_type("end_turn", "end the turn"),
+    action_type("place_hex", "place the drawn hex at {space}", when=_first_draw,
+                space=(str, _spaces)),
+    make=cached, longest_text=LONGEST_TEXT,
+)
+CHANCE_TYPES = ACTIONS.chance_names
+
+
+def rulings_problem(rulings: int, data: Any) -> str | None:
+    """Why a refused action belongs to the other rulings (None: it does not)."""
+    if isinstance(data, Action):
+        kind, fields = data.type, data.params
+    elif isinstance(data, dict):
+        kind, fields = data.get("type"), data
+    else:
+        return None
+    if rulings >= 2 and kind == "explore" and "space" in fields:
+        return ("an explore takes only pay: the top hex is drawn first, then you place it "
+                "with place_hex (the explore with a space is the game's rulings=1)")
+    if rulings < 2 and kind == "place_hex":
+        return ("place_hex belongs to rulings 2; under rulings 1 an explore names its space "
+                "before the draw")
+    return None

@@ -1,14 +1,6 @@
-"""Sky commodores' action and observation encodings, for the OpenSpiel and PettingZoo adapters
-(docs/rules/commodores.md, "Encodings").
-
-Decisions are numbered block after block, in this order (C corners and S spaces of the sky in
-the geometry's numbering, R resources, U upgrades and B buildable types in catalogue order, P
-seats, K captaining cards): place C, free R, forage 6, ship K, move C, explore S*R, terraform
-S*R, upgrade U, build B*C, plunder a ship P*K, plunder a leviathan S, take R, trade R*R, end the
-ship, end the turn. Under rulings 2 (the default) an exploration names no space: the explore
-block is R (the resource paid) instead of S*R, and a last block, place the drawn hex S, follows
-end the turn. Chance outcomes: set aside a leviathan, a goal, the Beacon number, a ship
-type, a hex kind, a number token.
+"""Sky commodores' observation encodings, for the OpenSpiel and PettingZoo adapters
+(docs/rules/commodores.md, "Encodings"). The numbering of decisions and chance outcomes follows
+from the action declaration (actions.py, ACTIONS).
 
 The observation is read from the seat's view only, so it never shows which leviathans were set
 aside.
@@ -16,78 +8,12 @@ aside.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from ...errors import IllegalAction
-from .actions import CommodoresAction, cached
 from .rules import CommodoresRules
 from .state import STEPS, TALLIES
 
 
-@lru_cache(maxsize=32)  # equal rules (same players and options) share their tables
-def tables(rules: CommodoresRules) -> tuple[list[CommodoresAction], dict[CommodoresAction, int],
-                                            list[CommodoresAction]]:
-    geo, cat = rules.geometry, rules.catalogue
-    corners = [geo.corner_name(c) for c in range(len(geo.corners))]
-    spaces = [geo.space_name(s) for s in range(len(geo.spaces))]
-    res = list(cat.resources)
-    decisions: list[CommodoresAction] = []
-    decisions += [cached("place", corner=c) for c in corners]
-    decisions += [cached("free", resource=r) for r in res]
-    decisions += [cached("forage", number=n) for n in range(1, 7)]
-    decisions += [cached("ship", captain=k) for k in range(1, cat.ships_per_player + 1)]
-    decisions += [cached("move", to=c) for c in corners]
-    if rules.rulings >= 2:  # reveal first: explore pays, place_hex chooses the space
-        decisions += [cached("explore", pay=r) for r in res]
-    else:
-        decisions += [cached("explore", space=s, pay=r) for s in spaces for r in res]
-    decisions += [cached("terraform", space=s, pay=r) for s in spaces for r in res]
-    decisions += [cached("upgrade", upgrade=u.id) for t in cat.ship_types for u in t.upgrades]
-    decisions += [cached("build", ship=t.id, at=c) for t in (cat.basic, *cat.shipyard)
-                  for c in corners]
-    decisions += [cached("plunder", target=f"{p}:{k}") for p in range(rules.players)
-                  for k in range(1, cat.ships_per_player + 1)]
-    decisions += [cached("plunder", target=s) for s in spaces]
-    decisions += [cached("take", resource=r) for r in res]
-    decisions += [cached("trade", give=g, get=r) for g in res for r in res]
-    decisions += [cached("end_ship"), cached("end_turn")]
-    if rules.rulings >= 2:
-        decisions += [cached("place_hex", space=s) for s in spaces]
-    chance: list[CommodoresAction] = []
-    chance += [cached("set_aside", leviathan=lv.id) for lv in cat.leviathans]
-    chance += [cached("goal", goal=g.id) for g in cat.goals]
-    chance += [cached("goal_number", number=n) for n in range(1, 7)]
-    chance += [cached("ship_type", ship=t.id) for t in cat.shipyard]
-    chance += [cached("hex", kind=k) for k in cat.hex_kinds]
-    chance += [cached("number", number=n) for n in range(1, 7)]
-    return decisions, {a: i for i, a in enumerate(decisions)}, chance
-
-
-def num_distinct_actions(rules: CommodoresRules) -> int:
-    return len(tables(rules)[0])
-
-
-def action_to_index(rules: CommodoresRules, action: Any) -> int:
-    try:
-        return tables(rules)[1][action]
-    except (KeyError, TypeError):
-        raise IllegalAction(f"{action!r:.80} is not an action of this commodores game") from None
-
-
-def action_from_index(rules: CommodoresRules, index: int) -> CommodoresAction:
-    decisions = tables(rules)[0]
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(decisions):
-        raise IllegalAction(f"commodores action indices are 0..{len(decisions) - 1}, not "
-                            f"{index!r:.40}")
-    return decisions[index]
-
-
-def chance_outcomes(rules: CommodoresRules) -> list[CommodoresAction]:
-    return tables(rules)[2]
-
-
-# -- observations ----------------------------------------------------------------------------------
 def _kinds(rules: CommodoresRules) -> list[str]:
     """Hex kinds a view tells apart: set-aside and stacked leviathans are one kind there."""
     return ["merchant", *rules.resources, "leviathan"]

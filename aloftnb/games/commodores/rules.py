@@ -33,7 +33,7 @@ from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions
 from ...kit.hexgrid import DIRECTIONS, hex_grid
 from . import checks, explore, forage, goals, refusals, setup, ships, texts
-from .actions import CHANCE_TYPES, DECISION_TYPES, A, CommodoresAction, cached, check_fields
+from .actions import ACTIONS, A, CommodoresAction, cached, rulings_problem
 from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
 from .changes import new_hex
 from .goals import CHECKED_STEPS, check_goals
@@ -169,9 +169,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     # change of state (a turn's hot path; FLOW.end_phase would copy the state once more).
     step_after: ClassVar[dict[str, str]] = {phase.name: _step_after(phase.name)
                                             for phase in FLOW.phases}
-    encoding = "aloftnb.games.commodores.encoding"  # the adapters' numbering (encoding.py)
-    action_class = CommodoresAction
-    action_types = CHANCE_TYPES + DECISION_TYPES
+    encoding = "aloftnb.games.commodores.encoding"  # the adapters' observations
+    actions = ACTIONS  # action_class, action_types, parse_action, str() and the numbering
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
     state_form = 2  # 2: "drawn" (the hex waiting to be placed, rulings 2) joined the dict
     option_spec: ClassVar[dict[str, Option]] = {
@@ -452,9 +451,14 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
 
     # -- parsing, refusals and descriptions ----------------------------------------------------
     def parse_action(self, data: Any) -> CommodoresAction:
-        action = super().parse_action(data)
-        check_fields(action, self.rulings)
-        return action
+        """As declared (ACTIONS), saying so when an action belongs to the other rulings."""
+        try:
+            return super().parse_action(data)
+        except IllegalAction:
+            problem = rulings_problem(self.rulings, data)
+            if problem:
+                raise IllegalAction(problem) from None
+            raise
 
     def why_illegal(self, s: CommodoresState, action: Action) -> str:
         return refusals.why_illegal(self, s, action)
