@@ -22,7 +22,6 @@ RULING and listed in the rules page with the test that pins each.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import random
 from typing import Any, ClassVar
@@ -37,7 +36,7 @@ from ...kit.hexgrid import hex_grid
 from . import bot_faction, checks, fights, texts, views
 from . import map as map_rules
 from .actions import ACTION_FIELDS, CHANCE_TYPES, DECISION_TYPES, A, CloudspireAction
-from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
+from .catalogue import CATALOGUE, Catalogue
 from .map import FAR
 from .phases import build, market, onslaught, prep
 from .phases.onslaught import (
@@ -152,29 +151,22 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                           "before the rules audit of issue 19 (saves written before this "
                           "option load with 1 and replay as they were played)",
                           choices=(1, 2), older_saves=1),
-        "catalogue": Option("catalogue", None, "map, factions, market, events and landmarks: "
-                            "a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game",
-                            from_file=True),
+        "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
+                                      "a JSON file path"),
     }
 
     # -- saves -------------------------------------------------------------------------------
     def options_for_save(self) -> dict[str, Any]:
         """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
         shipped numbers later changes no saved game."""
-        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
+        return CATALOGUE.options_for_save(self.options, self.catalogue_data)
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
-        source = opts["catalogue"]
+        # Saves record the catalogue the match was made with (None: the shipped one).
         self.catalogue: Catalogue
-        self.catalogue, data = load_catalogue(source)
-        self.catalogue_data = data
-        if source is not None:
-            # Saves record the catalogue the match was made with; the shipped data given as a
-            # dict (every save holds it) is the shipped catalogue.
-            opts["catalogue"] = None if data == shipped_catalogue_data() else data
+        self.catalogue, self.catalogue_data = CATALOGUE.configure(opts)
         self.mode = opts["mode"]
         allowed = {"competitive": (2, 3, 4), "solo": (1,), "cooperative": (2, 3)}[self.mode]
         if self.players not in allowed:

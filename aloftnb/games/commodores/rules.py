@@ -20,7 +20,6 @@ only hidden information is which leviathans were set aside; bots determinize it.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, ClassVar
 
@@ -34,7 +33,7 @@ from ...errors import IllegalAction, InvalidOptions
 from ...kit.hexgrid import DIRECTIONS, hex_grid
 from . import checks, explore, forage, goals, refusals, setup, ships, texts
 from .actions import CHANCE_TYPES, DECISION_TYPES, A, CommodoresAction, cached, check_fields
-from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
+from .catalogue import CATALOGUE, Catalogue
 from .changes import new_hex
 from .goals import CHECKED_STEPS, check_goals
 from .state import (
@@ -175,10 +174,8 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
     state_form = 2  # 2: "drawn" (the hex waiting to be placed, rulings 2) joined the dict
     option_spec: ClassVar[dict[str, Option]] = {
-        "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
-                            "supplies: a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game",
-                            from_file=True),
+        "catalogue": CATALOGUE.option("ship types, goals, leviathans, hexes and supplies: a "
+                                      "dict or a JSON file path"),
         "turn_limit": Option("turn_limit", 40, "rounds after which the game stops (most goals "
                              "wins; nobody if nobody has a goal)", check=int_between(1, 500)),
         "radius": Option("radius", 4, "how far from the centre hexes may be placed (the table's "
@@ -202,20 +199,15 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     def options_for_save(self) -> dict[str, Any]:
         """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
         shipped numbers later changes no saved game."""
-        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
+        return CATALOGUE.options_for_save(self.options, self.catalogue_data)
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
-        source = opts["catalogue"]
+        # RULING: a match keeps a catalogue file's contents, so saves load without the file; a
+        # dict or a Path becomes a JSON copy (core/catalogues.py), None the shipped one.
         self.catalogue: Catalogue
-        self.catalogue, data = load_catalogue(source)
-        self.catalogue_data = data
-        if source is not None:
-            # RULING: a match keeps the file's contents, so saves load; for a dict or a Path as
-            # well, a JSON copy (the save then records the catalogue the match was made with)
-            # The shipped data given as a dict (every save holds it) is the shipped catalogue.
-            opts["catalogue"] = None if data == shipped_catalogue_data() else data
+        self.catalogue, self.catalogue_data = CATALOGUE.configure(opts)
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
