@@ -3,15 +3,16 @@
 of a JSON file.
 
 A game declares one `GameCatalogue` (its package and the function that checks the data and
-builds its catalogue) and uses it for the option's declaration, for loading the option when
-its rules are configured and for recording the data in saves:
+builds its catalogue), declares the option with it and mixes `CatalogueRules` into its rules,
+which loads the option when the rules are configured and records the data in saves:
 
     CATALOGUE = GameCatalogue(__package__, read_catalogue)     # in the game's catalogue.py
-    option_spec = {..., "catalogue": CATALOGUE.option("ship types, goals: a dict or a path")}
-    def configure(self):
-        self.catalogue, self.catalogue_data = CATALOGUE.configure(self.options)
-    def options_for_save(self):
-        return CATALOGUE.options_for_save(self.options, self.catalogue_data)
+
+    class MyRules(CatalogueRules[Catalogue], Rules[MyState, MyAction]):
+        game_catalogue = CATALOGUE
+        option_spec = {..., "catalogue": CATALOGUE.option("ship types, goals: a dict or a path")}
+        def configure(self):
+            cat = self.load_catalogue()   # self.catalogue, and its plain self.catalogue_data
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .options import Option, json_data_option, packaged_json
 
@@ -70,3 +71,24 @@ class GameCatalogue(Generic[CatalogueT]):
         """`options` as a save records them: with the catalogue's data even when it is the
         shipped one, so that tuning the shipped numbers later changes no saved game."""
         return {**copy.deepcopy(options), NAME: copy.deepcopy(data)}
+
+
+class CatalogueRules(Generic[CatalogueT]):
+    """What the rules of a game with a catalogue option share; mixed in before `Rules`, with
+    `game_catalogue` set to the game's GameCatalogue."""
+
+    game_catalogue: ClassVar[GameCatalogue[Any]]
+    options: dict[str, Any]
+    catalogue: CatalogueT
+    catalogue_data: dict[str, Any]  # the catalogue's plain data
+
+    def load_catalogue(self) -> CatalogueT:
+        """Read the catalogue option (in `configure`): sets `catalogue` and `catalogue_data`, and
+        the option to what the match records (GameCatalogue.configure)."""
+        self.catalogue, self.catalogue_data = self.game_catalogue.configure(self.options)
+        return self.catalogue
+
+    def options_for_save(self) -> dict[str, Any]:
+        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
+        shipped numbers later changes no saved game."""
+        return self.game_catalogue.options_for_save(self.options, self.catalogue_data)

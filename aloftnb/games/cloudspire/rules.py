@@ -27,6 +27,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.action import Action
+from ...core.catalogues import CatalogueRules
 from ...core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
@@ -124,7 +125,7 @@ _REFUSALS = {"market": market.refusal, "build": build.refusal, "prep": prep.refu
              "onslaught": onslaught.refusal}
 
 
-class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
+class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, CloudspireAction]):
     name = "cloudspire"
     title = "Cloudspire"
     summary = ("Tower defense in waves: advance your fortress, build spires, hire mercenaries "
@@ -137,6 +138,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     state_class = CloudspireState
     derived_keys = ("board",)  # worked out from the rest (the map, stats); Match.edit drops it
     encoding = "aloftnb.games.cloudspire.encoding"
+    game_catalogue = CATALOGUE  # the catalogue option; saves hold its data
     option_spec: ClassVar[dict[str, Option]] = {
         "waves": Option("waves", 4, "waves in the game", check=int_between(1, 8)),
         "variant": Option("variant", "standard", "standard, or simplified (no event and "
@@ -155,18 +157,11 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                                       "a JSON file path"),
     }
 
-    # -- saves -------------------------------------------------------------------------------
-    def options_for_save(self) -> dict[str, Any]:
-        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
-        shipped numbers later changes no saved game."""
-        return CATALOGUE.options_for_save(self.options, self.catalogue_data)
-
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
         # Saves record the catalogue the match was made with (None: the shipped one).
-        self.catalogue: Catalogue
-        self.catalogue, self.catalogue_data = CATALOGUE.configure(opts)
+        self.load_catalogue()
         self.mode = opts["mode"]
         allowed = {"competitive": (2, 3, 4), "solo": (1,), "cooperative": (2, 3)}[self.mode]
         if self.players not in allowed:

@@ -24,6 +24,7 @@ import random
 from typing import Any, ClassVar
 
 from ...core.action import Action
+from ...core.catalogues import CatalogueRules
 from ...core.chance import CHANCE
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
@@ -156,7 +157,7 @@ def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, 
     return cls(players, **options)
 
 
-class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
+class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
     title = "Aloft, sky commodores"
     summary = ("Explore a growing sky of hexes, forage, fight leviathans and plunder rivals; "
@@ -173,6 +174,7 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     action_types = CHANCE_TYPES + DECISION_TYPES
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
     state_form = 2  # 2: "drawn" (the hex waiting to be placed, rulings 2) joined the dict
+    game_catalogue = CATALOGUE  # the catalogue option; saves hold its data
     option_spec: ClassVar[dict[str, Option]] = {
         "catalogue": CATALOGUE.option("ship types, goals, leviathans, hexes and supplies: a "
                                       "dict or a JSON file path"),
@@ -196,18 +198,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         return "3-5 (2 with two_players=True)"
 
     # -- configuration -------------------------------------------------------------------------
-    def options_for_save(self) -> dict[str, Any]:
-        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
-        shipped numbers later changes no saved game."""
-        return CATALOGUE.options_for_save(self.options, self.catalogue_data)
-
-    # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
         # RULING: a match keeps a catalogue file's contents, so saves load without the file; a
         # dict or a Path becomes a JSON copy (core/catalogues.py), None the shipped one.
-        self.catalogue: Catalogue
-        self.catalogue, self.catalogue_data = CATALOGUE.configure(opts)
+        self.load_catalogue()
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
