@@ -25,7 +25,6 @@ LOG_LINES = 8
 
 class GameBoard(ZoomableBoard):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
-    chance_draws = "a card or die"
 
     @property
     def game_rules(self) -> CloudspireRules:
@@ -191,6 +190,8 @@ class GameBoard(ZoomableBoard):
             elif action.type == "attack":
                 out[f"hex:{p['at']}"] = "Now click what this unit attacks."
         return out
+
+    chance_draws = "a card or die"  # what explain says chance draws (explain_generally)
 
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing, in the rules' words where there is a rule to name."""

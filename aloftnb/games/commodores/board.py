@@ -16,7 +16,6 @@ from .rules import CommodoresRules
 
 class GameBoard(ZoomableBoard):
     game_css = resources.files(__package__).joinpath("board.css").read_text("utf-8")
-    chance_draws = "a hex or number"
 
     @property
     def game_rules(self) -> CommodoresRules:
@@ -87,6 +86,8 @@ class GameBoard(ZoomableBoard):
         if key.startswith("trade 2 ") and key[8:] in cat.resources:
             return f"trade 2 {cat.resource_name(key[8:])}"
         return key
+
+    chance_draws = "a hex or number"  # what explain says chance draws (explain_generally)
 
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing, in the rules' words where there is a rule to name."""
