@@ -348,3 +348,23 @@ def test_a_drawn_element_that_plays_something_names_the_action_along_random_game
 def test_several_choices_said_in_one_phrase(labels, count, said):
     from aloftnb.widget.choices import shared_words
     assert shared_words(labels, count) == said
+
+
+@pytest.mark.parametrize("game, players, drawn, short", [
+    ("commodores", 3, "a hex or number", {"turn_limit": 1}),
+    ("cloudspire", 2, "a card or die", {"waves": 1, "onslaught_rounds": 1})])
+def test_explain_gives_the_reasons_every_game_shares_before_its_own(game, players, drawn,
+                                                                    short):
+    """Board.explain_generally: chance drawing, nothing chosen, the game over."""
+    match = aloftnb.new_match(game, players=players, seed=3, auto_chance=False, **short)
+    board = match.board()
+    assert match.is_chance
+    assert board.explain([]) == (f"{drawn} is being drawn: the designer view chooses it, or let "
+                                 "chance")
+    match.auto_chance = True
+    assert board.explain([]) == "nothing was chosen"
+    assert board.explain_generally(["anything"]) == ""
+    rng = random.Random(1)
+    while not match.is_over:
+        match.play(rng.choice(match.legal_actions()))
+    assert board.explain(["anything"]) == "the game is over"

@@ -163,3 +163,11 @@ def test_both_hex_games_take_their_geometry_from_the_kit():
     for imported in (cloudspire, commodores):
         assert "...kit.hexgrid" in imported  # the rules
         assert "...kit" in imported  # the drawing: from ...kit import hexdraw
+
+
+def test_middle_is_the_centre_of_the_box_around_the_points():
+    assert hexdraw.middle([(0.0, 0.0), (4.0, 2.0), (1.0, -2.0)]) == (2.0, 0.0)
+    assert hexdraw.middle([(3.0, 5.0)]) == (3.0, 5.0)
+    points = [hexdraw.centre_of(n) for n in hexgrid.hex_grid(2).names]
+    frame = hexdraw.fit(points, 300, 200)
+    assert (frame.mid_x, frame.mid_y) == hexdraw.middle(points)

@@ -1,5 +1,5 @@
 """Drawing hex grids: a hex's centre in pixels, a hexagon's corners and its SVG points, and a
-map of hexes fitted into a frame.
+map of hexes fitted into a frame (centred on the `middle` of its hexes).
 
 Positions come in hex radii (the distance from a hex's centre to a corner) times `size`: with
 the default size 1.0 they are the grid's own units, which `fit` then scales into a frame.
@@ -106,9 +106,17 @@ def fit(points: Sequence[tuple[float, float]] | Iterable[tuple[float, float]], w
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     span_x, span_y = max(xs) - min(xs) + 2 * margin[0], max(ys) - min(ys) + 2 * margin[1]
     size = min(width / span_x, height / span_y, max_size)
-    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-    return Fit(size, mid_x, mid_y, left, top, width, height)
+    return Fit(size, *middle(pts), left, top, width, height)
+
+
+def middle(points: Sequence[tuple[float, float]] | Iterable[tuple[float, float]]
+           ) -> tuple[float, float]:
+    """The middle of the box around `points` (at least one): where a drawing centres them, as
+    a zoomed map opens centred on where the play is."""
+    pts = list(points)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
 
 
 __all__ = ["SQRT3", "Fit", "Orientation", "centre", "centre_of", "corner_point",
-           "corner_point_of", "fit", "hexagon_corners", "hexagon_points"]
+           "corner_point_of", "fit", "hexagon_corners", "hexagon_points", "middle"]

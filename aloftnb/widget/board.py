@@ -52,6 +52,8 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
     _esm = BASE_ESM
     _css = BASE_CSS
     game_css: ClassVar[str] = ""
+    # What a chance step draws, in words (explain_generally): "a card or die".
+    chance_draws: ClassVar[str] = "an outcome"
 
     title = t.Unicode("").tag(sync=True)
     # The drawing. `svg` is always the whole current drawing in Python, but it travels only when
@@ -195,6 +197,20 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
     def explain(self, path: list[str]) -> str:
         """Why clicking `path` plays nothing. Game boards refine it."""
         return "nothing can be played there now"
+
+    def explain_generally(self, path: list[str]) -> str:
+        """Why clicking `path` plays nothing whatever the game, or "" when only the game can
+        say: the game is over, chance is drawing (`chance_draws`), or nothing was chosen. A game
+        board's `explain` may start with it."""
+        match = self.match
+        if match.is_over:
+            return "the game is over"
+        if match.is_chance:
+            return (f"{self.chance_draws} is being drawn: the designer view chooses it, or let "
+                    "chance")
+        if not path:
+            return "nothing was chosen"
+        return ""
 
     # -- publishing ----------------------------------------------------------------------------
     def _on_match_change(self, match: Match, change: str) -> None:

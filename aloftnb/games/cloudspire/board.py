@@ -191,16 +191,16 @@ class GameBoard(ZoomableBoard):
                 out[f"hex:{p['at']}"] = "Now click what this unit attacks."
         return out
 
+    chance_draws = "a card or die"  # what explain says chance draws (explain_generally)
+
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing, in the rules' words where there is a rule to name."""
+        return self.explain_generally(path) or self._explain_map(path)
+
+    def _explain_map(self, path: list[str]) -> str:
+        """Why hexes clicked (`hex:q,r` keys) play nothing in this phase and stage."""
         match = self.match
         rules, state = self.game_rules, match.state
-        if match.is_over:
-            return "the game is over"
-        if match.is_chance:
-            return "a card or die is being drawn: the designer view chooses it, or let chance"
-        if not path:
-            return "nothing was chosen"
         keys = [k for k in path if k.startswith("hex:")]
         if not keys:
             return "that button plays nothing now"

@@ -11,12 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.options import (
-    DataReader,
-    _short_repr,
-    json_data_option,
-    packaged_json,
-)
+from ...core.catalogues import GameCatalogue
+from ...core.options import DataReader, _short_repr
 from ...kit.hexgrid import hex_grid
 
 TERRAINS = ("land", "sky")  # "land": island hexes only; "sky": flies over sky hexes too
@@ -184,22 +180,16 @@ class Catalogue:
         return tuple(sorted(e.id for e in entries.values() for _ in range(e.copies)))
 
 
-def default_catalogue_data() -> dict[str, Any]:
-    """The catalogue shipped with the game, as plain data (a fresh copy every call)."""
-    data: dict[str, Any] = packaged_json(__package__, "data/catalogue.json")
-    return data
+def read_catalogue(data: Any) -> Catalogue:
+    """The checked catalogue of plain data; InvalidOptions names the entry and field of the
+    first problem."""
+    return _Reader().read(data)
 
 
-def shipped_catalogue_data() -> dict[str, Any]:
-    """The plain data of the catalogue shipped with the game (data/catalogue.json)."""
-    data: dict[str, Any] = packaged_json(__package__, "data/catalogue.json")
-    return data
-
-
-def load_catalogue(source: Any = None) -> tuple[Catalogue, dict[str, Any]]:
-    """(the checked catalogue, its plain data) from None (the shipped one), a dict or a path."""
-    data = json_data_option("catalogue", source, __package__, "data/catalogue.json")
-    return _Reader().read(data), data
+CATALOGUE = GameCatalogue(__package__, read_catalogue)  # the option (aloftnb/core/catalogues.py)
+# The names notebooks and tests import: the shipped data (a fresh copy every call), and loading.
+default_catalogue_data = shipped_catalogue_data = CATALOGUE.shipped_data
+load_catalogue = CATALOGUE.load
 
 
 class _Reader(DataReader):

@@ -9,9 +9,8 @@ unseen landmark faces), so the drawing shows exactly what it is given. The map f
 whatever its size; `zoom` (the board's zoom menu) enlarges the frame, which the board scrolls to
 pan. Every hex is one clickable part, `data-key="hex:q,r"`, holding whatever stands on it.
 
-The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
-they sit side by side; the board scales the map to its frame and puts the panel beside or below
-it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
+Map and panel are the two parts of core/drawing.py's `map_and_panel`; the map's focus is the
+spire firing, else the pieces of the faction to play.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ...core.drawing import FONT, attr, map_and_panel, zoom_scale
 from ...core.words import fit_size, possessive, wrap
 from ...kit import hexdraw
 from .actions import UPGRADE_WORDS
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 MAP_W, MAP_H = 620, 600
 PANEL_GAP, PANEL_W = 16, 400
-FONT = 'font-family="system-ui, sans-serif"'
 COLOURS = ("#c0392b", "#2c6fbb", "#7d3c98", "#b9770e")  # per faction
 GROUND = ("#cfe3b4", "#d9e8bf", "#c6dcac", "#e0ebc8", "#bfd6a0", "#d3e4b8", "#c9deb0")
 EARTHSCAPE_FILL = "#e8d9b0"
@@ -37,10 +36,6 @@ UPGRADE_FILLS = {"A": "#e74c3c", "R": "#3498db", "F": "#7f8c8d"}
 NAME_ROOM = 2.4  # widest a landmark's name may run, in hex sizes (about one and a half hexes)
 TYPE_WORDS = {"minion": "merc minion", "hero": "merc hero", "spire": "merc spire",
               "equipment": "equipment"}
-
-
-def _attr(text: str) -> str:
-    return escape(str(text), quote=True)
 
 
 def _colour(faction: int) -> str:
@@ -54,7 +49,7 @@ def _initials(name: str) -> str:
 def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: float = 1.0,
                log: tuple[str, ...] | list[str] = (), **_: Any) -> str:
     board = view["board"]
-    scale = max(1.0, min(float(zoom), 3.0))
+    scale = zoom_scale(zoom)
     map_w, map_h = MAP_W * scale, MAP_H * scale
     frame = hexdraw.fit([hexdraw.centre_of(h["hex"]) for h in board["hexes"]], map_w,
                         map_h - 44, top=24)
@@ -62,36 +57,19 @@ def draw_board(rules: CloudspireRules | None, view: dict[str, Any], *, zoom: flo
 
     panel_x = map_w + PANEL_GAP
     panel, panel_h = _panel(view, panel_x, list(log))
-    width, height = panel_x + PANEL_W, max(map_h, panel_h)
     head = _headline(view)
-    focus_x, focus_y = _focus(view, at)
-    # Two parts (see aloftnb/widget/board.js): standalone they sit side by side; the board lays
-    # them out itself, the map scaled to its frame and the panel beside it or below it.
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-           f'width="{width:g}" height="{height:g}" class="cloudspire-board" data-parts="" '
-           f'role="group" aria-label="{_attr("Cloudspire board. " + head)}">',
-           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
-           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="cloudspire-board" '
-           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
-           f'role="group" aria-label="{_attr("The map. " + head)}">',
-           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#f4f8fb" rx="8"/>',
-           f'<text x="12" y="18" font-size="{fit_size(head, map_w - 24, 14.0, bold=True):.1f}"'
-           f' font-weight="700" {FONT} '
-           f'class="cloudspire-headline">{escape(head)}</text>',
-           '<g class="map" role="group" aria-label="the map">']
     islands = sorted({h["group"] for h in board["hexes"] if h["group"]
                       and not h["group"].startswith("earthscape")})
     pieces = _pieces(view)
     # Landmark hexes last: the name under a landmark runs past its hex, over the neighbours.
-    for h in sorted(board["hexes"], key=lambda h: h["landmark"]):
-        out.append(_hex(h, at(h["hex"]), size, islands, pieces.get(h["hex"], []), view))
-    out.append("</g></svg>")
-    out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
-               f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="cloudspire-board" '
-               'data-part="panel" role="group" aria-label="factions, market and onslaught log">'
-               f'{panel}</svg>')
-    out.append("</svg>")
-    return "".join(out)
+    hexes = [_hex(h, at(h["hex"]), size, islands, pieces.get(h["hex"], []), view)
+             for h in sorted(board["hexes"], key=lambda h: h["landmark"])]
+    return map_and_panel("cloudspire", "Cloudspire", head,
+                         fit_size(head, map_w - 24, 14.0, bold=True), area="map",
+                         map_size=(map_w, map_h), scale=scale, focus=_focus(view, at),
+                         background="#f4f8fb", body=hexes, panel_x=panel_x,
+                         panel_size=(PANEL_W, panel_h),
+                         panel_label="factions, market and onslaught log", panel=panel)
 
 
 def _focus(view: dict[str, Any], at: Any) -> tuple[float, float]:
@@ -108,8 +86,7 @@ def _focus(view: dict[str, Any], at: Any) -> tuple[float, float]:
         names = names or [info["gate_hex"] for info in board["factions"]
                           if info["faction"] == f]
     points = [at(n) for n in names] or [at(h["hex"]) for h in board["hexes"]]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    return hexdraw.middle(points)
 
 
 def _headline(view: dict[str, Any]) -> str:
@@ -180,7 +157,7 @@ def _hex(h: dict[str, Any], centre: tuple[float, float], size: float, islands: l
     fire = board["fire"]
     if fire and fire["target"] == name:
         words.append("the spire's target")
-    return (f'<g data-key="hex:{name}" aria-label="{_attr(", ".join(words))}">'
+    return (f'<g data-key="hex:{name}" aria-label="{attr(", ".join(words))}">'
             f'<polygon class="hit painted" points="{pts}" fill="{fill}" stroke="#8fa3b0" '
             f'stroke-width="1"/>{"".join(body)}</g>')
 
@@ -442,7 +419,7 @@ def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> in
                          + ", ".join(n or "a hidden minion" for n in names)) if count > 1 else ""
             label = (f"{'top: ' if i == 0 else ''}{names[0]}{group}, health {band['health']}")
             chip_fs = fit_size(chip, 26, 9, smallest=5.0, bold=True)
-            out.append(f'<g class="stack-unit" aria-label="{_attr(label)}">'
+            out.append(f'<g class="stack-unit" aria-label="{attr(label)}">'
                        f'<rect x="{cx:g}" y="{y}" width="28" height="20" rx="3" fill="#fff" '
                        f'stroke="{colour}" stroke-width="{2.5 if i == 0 else 1.2}"/>'
                        f'<text x="{cx + 14:g}" y="{y + 14}" font-size="{chip_fs:.1f}" '

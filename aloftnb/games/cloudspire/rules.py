@@ -22,12 +22,12 @@ RULING and listed in the rules page with the test that pins each.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import random
 from typing import Any, ClassVar
 
 from ...core.action import Action
+from ...core.catalogues import CatalogueRules
 from ...core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
@@ -37,7 +37,7 @@ from ...kit.hexgrid import hex_grid
 from . import bot_faction, checks, fights, texts, views
 from . import map as map_rules
 from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction
-from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
+from .catalogue import CATALOGUE, Catalogue
 from .map import FAR
 from .phases import build, market, onslaught, prep
 from .phases.onslaught import (
@@ -126,7 +126,7 @@ _REFUSALS = {"market": market.refusal, "build": build.refusal, "prep": prep.refu
              "onslaught": onslaught.refusal}
 
 
-class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
+class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, CloudspireAction]):
     name = "cloudspire"
     title = "Cloudspire"
     summary = ("Tower defense in waves: advance your fortress, build spires, hire mercenaries "
@@ -138,6 +138,7 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
     state_class = CloudspireState
     derived_keys = ("board",)  # worked out from the rest (the map, stats); Match.edit drops it
     encoding = "aloftnb.games.cloudspire.encoding"
+    game_catalogue = CATALOGUE  # the catalogue option; saves hold its data
     option_spec: ClassVar[dict[str, Option]] = {
         "waves": Option("waves", 4, "waves in the game", check=int_between(1, 8)),
         "variant": Option("variant", "standard", "standard, or simplified (no event and "
@@ -152,29 +153,15 @@ class CloudspireRules(Rules[CloudspireState, CloudspireAction]):
                           "before the rules audit of issue 19 (saves written before this "
                           "option load with 1 and replay as they were played)",
                           choices=(1, 2), older_saves=1),
-        "catalogue": Option("catalogue", None, "map, factions, market, events and landmarks: "
-                            "a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game",
-                            from_file=True),
+        "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
+                                      "a JSON file path"),
     }
-
-    # -- saves -------------------------------------------------------------------------------
-    def options_for_save(self) -> dict[str, Any]:
-        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
-        shipped numbers later changes no saved game."""
-        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
-        source = opts["catalogue"]
-        self.catalogue: Catalogue
-        self.catalogue, data = load_catalogue(source)
-        self.catalogue_data = data
-        if source is not None:
-            # Saves record the catalogue the match was made with; the shipped data given as a
-            # dict (every save holds it) is the shipped catalogue.
-            opts["catalogue"] = None if data == shipped_catalogue_data() else data
+        # Saves record the catalogue the match was made with (None: the shipped one).
+        self.load_catalogue()
         self.mode = opts["mode"]
         allowed = {"competitive": (2, 3, 4), "solo": (1,), "cooperative": (2, 3)}[self.mode]
         if self.players not in allowed:

@@ -87,17 +87,15 @@ class GameBoard(ZoomableBoard):
             return f"trade 2 {cat.resource_name(key[8:])}"
         return key
 
+    chance_draws = "a hex or number"  # what explain says chance draws (explain_generally)
+
     def explain(self, path: list[str]) -> str:
         """Why a click plays nothing, in the rules' words where there is a rule to name."""
-        match = self.match
-        rules, state = self.game_rules, match.state
-        if match.is_over:
-            return "the game is over"
-        if match.is_chance:
-            return "a hex or number is being drawn: the designer view chooses it, or let chance"
-        if not path:
-            return "nothing was chosen"
-        key = path[0]
+        return self.explain_generally(path) or self._explain_key(path[0])
+
+    def _explain_key(self, key: str) -> str:
+        """Why the first thing clicked (a ship, corner or space) plays nothing now."""
+        rules, state = self.game_rules, self.match.state
         if key.startswith("ship:"):
             named = re.fullmatch("([0-9]{1,2}):([0-9]{1,2})", key[5:])
             if not named:  # the map names ships "ship:seat:captain"

@@ -6,9 +6,8 @@ frame whatever its size, and `zoom` (a drawing option the board's zoom buttons s
 around the centre of the placed hexes. Clickable parts carry `data-key`: "space:q,r" for hexes
 and empty spaces, "corner:q,r,N" for corners, "ship:seat:captain" for ships.
 
-The drawing is two parts (`data-part="map"` and `"panel"`, see aloftnb/widget/board.js): alone
-they sit side by side; the board scales the map to its frame and puts the panel beside or below
-it. The map's `data-focus` is where the play is: a zoomed map opens centred there.
+It is drawn in two parts, the sky and a panel (core/drawing.py's `map_and_panel`); a zoomed
+sky opens on the acting ship, else on the ships of the seat to play.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ...core.drawing import FONT, attr, map_and_panel, zoom_scale
 from ...core.words import fit_size, wrap
 from ...kit import hexdraw, hexgrid
 
@@ -24,16 +24,11 @@ if TYPE_CHECKING:
 
 MAP_W, MAP_H = 600, 560
 PANEL_X, PANEL_W = 616, 384
-FONT = 'font-family="system-ui, sans-serif"'
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
 HEX_FILLS = {"merchant": "#f6d365", "canvas": "#efe6cf", "breath": "#f7b27a",
              "glass": "#b9e3e6", "wood": "#b08d72", "metal": "#a9b6bf"}
 LEVIATHAN_FILL = "#8e7cc3"
 OTHER_FILL = "#d5d8dc"  # resources a designer added beyond the five
-
-
-def _attr(text: str) -> str:
-    return escape(str(text), quote=True)
 
 
 def _neighbours(name: str) -> list[str]:
@@ -82,37 +77,19 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
     frontier = sorted({n for name in hexes for n in _neighbours(name)
                        if n not in hexes and hexgrid.within(hexgrid.parse(n), radius)})
     # Zoom enlarges the map's frame (the board scrolls to pan it); the map fits the frame.
-    scale = max(1.0, min(float(zoom), 3.0))
+    scale = zoom_scale(zoom)
     map_w, map_h = MAP_W * scale, MAP_H * scale
     # Fit every placed hex and its empty neighbours into the map frame.
     frame = hexdraw.fit([hexdraw.centre_of(n) for n in [*hexes, *frontier]], map_w, map_h - 40,
                         top=20, max_size=70 * scale)
     size, at = frame.size, frame.at
     panel_x = map_w + PANEL_X - MAP_W
-    width = panel_x + PANEL_W
 
     head = _headline(view)
     panel, panel_h = _panel(view, panel_x)
-    height = max(map_h, panel_h)
     head_fs = min(14.0, (map_w - 24) / (0.6 * max(1, len(head))))  # a long headline fits
-    focus_x, focus_y = at(*_focus(view, hexes))
-    # Two parts (see aloftnb/widget/board.js): standalone they sit side by side; the board lays
-    # them out itself, the map scaled to its frame and the panel beside it or below it.
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-           f'width="{width:g}" height="{height:g}" class="commodores-board" data-parts="" '
-           f'role="group" aria-label="{_attr("Sky commodores board. " + head)}">',
-           f'<svg x="0" y="0" width="{map_w:g}" height="{map_h:g}" '
-           f'viewBox="0 0 {map_w:g} {map_h:g}" overflow="hidden" class="commodores-board" '
-           f'data-part="map" data-zoom="{scale:g}" data-focus="{focus_x:.1f} {focus_y:.1f}" '
-           f'role="group" aria-label="{_attr("The sky. " + head)}">',
-           f'<rect x="0" y="0" width="{map_w:g}" height="{map_h:g}" fill="#eaf2fb" rx="8"/>',
-           f'<text x="12" y="18" font-size="{head_fs:.1f}" font-weight="700" {FONT} '
-           f'class="commodores-headline">{escape(head)}</text>',
-           '<g class="sky" role="group" aria-label="the sky">']
-    for name in frontier:
-        out.append(_space(name, None, at, size, d))
-    for name, h in hexes.items():
-        out.append(_space(name, h, at, size, d))
+    sky = [_space(name, None, at, size, d) for name in frontier]
+    sky += [_space(name, h, at, size, d) for name, h in hexes.items()]
     corners = sorted({c for name in hexes for c in _hex_corners(name)})
     ships = {ship["corner"]: ship for ship in view["ships"]}
     for corner in corners:
@@ -120,19 +97,17 @@ def draw_board(rules: CommodoresRules | None, view: dict[str, Any], *, zoom: flo
             x, y = at(*hexdraw.corner_point_of(corner))
             hit_r = max(5, size * 0.16)
             label = f"corner {corner}, empty, {_around(corner, hexes, d)}"
-            out.append(f'<g data-key="corner:{corner}" aria-label="{_attr(label)}">'
+            sky.append(f'<g data-key="corner:{corner}" aria-label="{attr(label)}">'
                        f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{hit_r:.1f}"'
                        ' fill="#ffffff" fill-opacity="0.01" stroke="none"/>'
                        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2" fill="#8595a6"/></g>')
     for corner, ship in ships.items():
-        out.append(_ship(ship, at(*hexdraw.corner_point_of(corner)), size, view))
-    out.append("</g></svg>")
-    out.append(f'<svg x="{panel_x:g}" y="0" width="{PANEL_W}" height="{panel_h}" '
-               f'viewBox="{panel_x:g} 0 {PANEL_W} {panel_h}" class="commodores-board" '
-               'data-part="panel" role="group" aria-label="commodores, goals and shipyard">'
-               f'{panel}</svg>')
-    out.append("</svg>")
-    return "".join(out)
+        sky.append(_ship(ship, at(*hexdraw.corner_point_of(corner)), size, view))
+    return map_and_panel("commodores", "Sky commodores", head, head_fs, area="sky",
+                         map_size=(map_w, map_h), scale=scale, focus=at(*_focus(view, hexes)),
+                         background="#eaf2fb", body=sky, panel_x=panel_x,
+                         panel_size=(PANEL_W, panel_h),
+                         panel_label="commodores, goals and shipyard", panel=panel)
 
 
 def _focus(view: dict[str, Any], hexes: dict[str, Any]) -> tuple[float, float]:
@@ -147,8 +122,7 @@ def _focus(view: dict[str, Any], hexes: dict[str, Any]) -> tuple[float, float]:
         points = [hexdraw.corner_point_of(s["corner"]) for s in ships
                   if seat is not None and s["ship"].split(":")[0] == str(seat)]
     points = points or [hexdraw.centre_of(n) for n in hexes] or [(0.0, 0.0)]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    return hexdraw.middle(points)
 
 
 def _headline(view: dict[str, Any]) -> str:
@@ -225,7 +199,7 @@ def _space(name: str, h: dict[str, Any] | None, at: Any, size: float, d: dict[st
                         f'<text class="number-token" x="{cx:.1f}" y="{ty + tr * 0.4:.1f}"'
                         f' text-anchor="middle" font-size="{tr * 1.1:.1f}" font-weight="700" '
                         f'{FONT}>{number}</text>')
-    return (f'<g data-key="space:{name}" aria-label="{_attr(label)}">'
+    return (f'<g data-key="space:{name}" aria-label="{attr(label)}">'
             f'<polygon class="hit painted" points="{pts}" fill="{fill}" stroke="#4d5d6c" '
             f'stroke-width="1.2"/>{"".join(body)}</g>')
 
@@ -249,7 +223,7 @@ def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict
              + (", acting now" if acting else ", done this turn" if done else ""))
     ring = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 4:.1f}" fill="none" stroke="#111" '
             'stroke-width="2.5"/>' if acting else "")
-    return (f'<g data-key="ship:{ship["ship"]}" aria-label="{_attr(label)}">{ring}'
+    return (f'<g data-key="ship:{ship["ship"]}" aria-label="{attr(label)}">{ring}'
             f'<circle class="hit painted" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" '
             f'stroke="#fff" stroke-width="1.5" fill-opacity="{0.55 if done else 1}"/>'
             f'<text x="{x:.1f}" y="{y + r * 0.42:.1f}" text-anchor="middle" '

@@ -20,11 +20,11 @@ only hidden information is which leviathans were set aside; bots determinize it.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, ClassVar
 
 from ...core.action import Action
+from ...core.catalogues import CatalogueRules
 from ...core.chance import CHANCE
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
@@ -34,7 +34,7 @@ from ...errors import IllegalAction, InvalidOptions
 from ...kit.hexgrid import DIRECTIONS, hex_grid
 from . import checks, explore, forage, goals, refusals, setup, ships, texts
 from .actions import ACTIONS, A, CommodoresAction, cached, rulings_problem
-from .catalogue import Catalogue, load_catalogue, shipped_catalogue_data
+from .catalogue import CATALOGUE, Catalogue
 from .changes import new_hex
 from .goals import CHECKED_STEPS, check_goals
 from .state import (
@@ -157,7 +157,7 @@ def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, 
     return cls(players, **options)
 
 
-class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
+class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
     title = "Aloft, sky commodores"
     summary = ("Explore a growing sky of hexes, forage, fight leviathans and plunder rivals; "
@@ -173,11 +173,10 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
     actions = ACTIONS  # action_class, action_types, parse_action, str() and the numbering
     derived_keys = ("derived",)  # worked out from the rest; Match.edit drops it
     state_form = 2  # 2: "drawn" (the hex waiting to be placed, rulings 2) joined the dict
+    game_catalogue = CATALOGUE  # the catalogue option; saves hold its data
     option_spec: ClassVar[dict[str, Option]] = {
-        "catalogue": Option("catalogue", None, "ship types, goals, leviathans, hexes and "
-                            "supplies: a dict or a JSON file path",
-                            default_note="data/catalogue.json, shipped with the game",
-                            from_file=True),
+        "catalogue": CATALOGUE.option("ship types, goals, leviathans, hexes and supplies: a "
+                                      "dict or a JSON file path"),
         "turn_limit": Option("turn_limit", 40, "rounds after which the game stops (most goals "
                              "wins; nobody if nobody has a goal)", check=int_between(1, 500)),
         "radius": Option("radius", 4, "how far from the centre hexes may be placed (the table's "
@@ -198,23 +197,11 @@ class CommodoresRules(Rules[CommodoresState, CommodoresAction]):
         return "3-5 (2 with two_players=True)"
 
     # -- configuration -------------------------------------------------------------------------
-    def options_for_save(self) -> dict[str, Any]:
-        """Saves hold the catalogue's data even when it is the shipped one, so that tuning the
-        shipped numbers later changes no saved game."""
-        return {**copy.deepcopy(self.options), "catalogue": copy.deepcopy(self.catalogue_data)}
-
-    # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         opts = self.options
-        source = opts["catalogue"]
-        self.catalogue: Catalogue
-        self.catalogue, data = load_catalogue(source)
-        self.catalogue_data = data
-        if source is not None:
-            # RULING: a match keeps the file's contents, so saves load; for a dict or a Path as
-            # well, a JSON copy (the save then records the catalogue the match was made with)
-            # The shipped data given as a dict (every save holds it) is the shipped catalogue.
-            opts["catalogue"] = None if data == shipped_catalogue_data() else data
+        # RULING: a match keeps a catalogue file's contents, so saves load without the file; a
+        # dict or a Path becomes a JSON copy (core/catalogues.py), None the shipped one.
+        self.load_catalogue()
         low = 2 if opts["two_players"] else 3
         if not low <= self.players <= 5:
             extra = "" if low == 2 else " (2 with the option two_players=True)"
