@@ -175,6 +175,9 @@ class Flow:
     _by_name: dict[str, Phase] = field(init=False, repr=False, compare=False)
     _by_stage: dict[str, tuple[Phase, Stage | None]] = field(init=False, repr=False,
                                                               compare=False)
+    # (phase, stage) -> the stage declared after it: next_stage runs once a stage ends, on the
+    # fast path of games with stages, so it is one lookup.
+    _stage_after: dict[tuple[str, str], Stage] = field(init=False, repr=False, compare=False)
     _handlers: dict[tuple[str, str, str], Handler] = field(init=False, repr=False,
                                                            compare=False)
     # A flow whose phases have no stages and are recorded in a field: {phase: legal} and
@@ -223,6 +226,9 @@ class Flow:
             raise InvalidGame("this flow is not well formed: " + "; ".join(problems))
         object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
         object.__setattr__(self, "_by_stage", by_stage)
+        object.__setattr__(self, "_stage_after", {
+            (phase.name, before.name): after for phase in self.phases
+            for before, after in zip(phase.stages, phase.stages[1:])})
         object.__setattr__(self, "_handlers", handlers)
         flat = bool(self.phase_field) and not any(phase.stages for phase in self.phases)
         object.__setattr__(self, "_flat_legal", {
@@ -375,10 +381,13 @@ class Flow:
         stage = next((st for st in phase.stages if st.name == name), None)
         if stage is None:
             raise InvalidGame(f"the {phase.name} phase has no stage {name!r}")
+        return self._begin_stage(rules, work, stage)
+
+    def _begin_stage(self, rules: Any, work: Any, stage: Stage) -> Any:
         if self.draft is None:
-            work = _with(work, self.stage_field, name)
+            work = _with(work, self.stage_field, stage.name)
         else:
-            setattr(work, self.stage_field, name)
+            setattr(work, self.stage_field, stage.name)
         if stage.begin is not None:
             result = stage.begin(rules, work)
             if result is not None:
@@ -387,13 +396,13 @@ class Flow:
 
     def next_stage(self, rules: Any, work: Any) -> Any:
         """End the stage `work` is in and begin the one declared after it in its phase."""
-        phase = self.phase_named(self.phase_of(work))
-        names = [stage.name for stage in phase.stages]
-        current = self.stage_of(work)
-        if current not in names or current == names[-1]:
-            raise InvalidGame(f"no stage follows {current!r} in the {phase.name} phase (its "
-                              f"stages: {', '.join(names)})")
-        return self.enter_stage(rules, work, names[names.index(current) + 1])
+        phase = self.phase_of(work)
+        after = self._stage_after.get((phase, self.stage_of(work)))
+        if after is None:
+            names = ", ".join(stage.name for stage in self.phase_named(phase).stages)
+            raise InvalidGame(f"no stage follows {self.stage_of(work)!r} in the {phase} phase "
+                              f"(its stages: {names})")
+        return self._begin_stage(rules, work, after)
 
     def next_phase(self, rules: Any, work: Any, after: str = "") -> str:
         """The name of the phase that follows `after` (default: the phase `work` is in)."""
