@@ -45,6 +45,13 @@ class TupleActions(HarbourRules):
         return tuple(super().legal_actions(state))
 
 
+class NumberActions(HarbourRules):
+    name = "number-actions"
+
+    def legal_actions(self, state):
+        return [1, 2] if self.current_player(state) == 0 else super().legal_actions(state)
+
+
 @pytest.fixture
 def registered():
     names = []
@@ -97,6 +104,17 @@ def test_legal_actions_must_be_a_list(registered):
     match = aloftnb.new_match(registered(TupleActions), players=2, seed=3)
     with pytest.raises(InvalidGame, match=r"TupleActions\.legal_actions returned .*not a list"):
         match.legal_actions()
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:5"])
+def test_legal_actions_must_list_actions_for_every_bot(registered, bot):
+    # found by the fuzz test: the greedy bot failed with an AttributeError on [1, 2]
+    match = aloftnb.new_match(registered(NumberActions), players=2, seed=3)
+    while match.is_chance:
+        match.resolve_chance()
+    with pytest.raises(InvalidGame, match=r"NumberActions\.legal_actions listed 1, which is "
+                                          "not an Action"):
+        make_bot(bot).choose(match.rules, match.state, 0, random.Random(0))
 
 
 def test_simulate_stops_on_the_named_mistake(registered):

@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import Any
 
 from ..errors import InvalidGame, UnknownGame
+from .action import Action
 from .chance import CHANCE
 from .hooks import NO_HOOKS, AnyHooks, adopt_hooks
 from .options import Option, _short_repr, whole_number_problem
@@ -83,6 +84,10 @@ def _guarded(cls: type[AnyRules]) -> type[AnyRules]:
         if not actions and cls.current_player(self, state) not in (None, CHANCE):
             raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned no action "
                               "for the seat to move in a game that is not over")
+        for action in actions:
+            if not isinstance(action, Action):
+                raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions listed "
+                                  f"{_short_repr(action)}, which is not an Action")
         return actions
 
     def view(self: AnyRules, state: Any, seat: int | None) -> dict[str, Any]:
