@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from ..errors import IllegalAction
 from .options import _short_repr
+from .words import with_article
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -217,8 +218,7 @@ class ActionTypes:
         expected = {p.name: p.kind for p in declared.params}
         if set(params) != set(expected):
             got = ", ".join(sorted(map(repr, params))) or "none"
-            article = "an" if kind[:1] in "aeiou" else "a"
-            raise IllegalAction(f"{article} {kind} action takes {declared.shape()}; got {got}")
+            raise IllegalAction(f"{with_article(kind)} action takes {declared.shape()}; got {got}")
         for param in declared.params:  # the game's own refusals first, in declared order
             if param.check is not None:
                 problem = param.check(rules, params[param.name])
@@ -232,7 +232,7 @@ class ActionTypes:
                 if longest is not None and expected[key] is str:
                     want = f"a short text (at most {longest} characters)"
                 raise IllegalAction(f"{kind}: {key} must be {want}, not {_short_repr(value)} "
-                                    f"(a {kind} action takes {declared.shape()})")
+                                    f"({with_article(kind)} action takes {declared.shape()})")
         ordered = {p.name: params[p.name] for p in declared.params}
         return self.action_class(kind, **ordered)
 

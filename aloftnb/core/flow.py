@@ -138,6 +138,15 @@ def _with(state: Any, name: str, value: Any) -> Any:
     return dataclasses.replace(state, **{name: value})
 
 
+def _begun(begin: Begin | None, rules: Any, work: Any) -> Any:
+    """`work` after a phase's or stage's `begin` (which returns a new state, or None when it
+    changed a draft in place)."""
+    if begin is None:
+        return work
+    result = begin(rules, work)
+    return work if result is None else result
+
+
 def _handler_for(on: Handler | Mapping[str, Handler] | None, kind: str) -> Handler | None:
     if on is None:
         return None
@@ -173,8 +182,7 @@ class Flow:
     # onMove (e.g. a game that checks goals after every step).
     after: Begin | None = None
     _by_name: dict[str, Phase] = field(init=False, repr=False, compare=False)
-    _by_stage: dict[str, tuple[Phase, Stage | None]] = field(init=False, repr=False,
-                                                              compare=False)
+    _phase_of_stage: dict[str, Phase] = field(init=False, repr=False, compare=False)
     # (phase, stage) -> the stage declared after it: next_stage runs once a stage ends, on the
     # fast path of games with stages, so it is one lookup.
     _stage_after: dict[tuple[str, str], Stage] = field(init=False, repr=False, compare=False)
@@ -196,7 +204,7 @@ class Flow:
             problems.append(f"phase names repeat: {names}")
         if (self.draft is None) != (self.settle is None):
             problems.append("draft and settle go together")
-        by_stage: dict[str, tuple[Phase, Stage | None]] = {}
+        phase_of_stage: dict[str, Phase] = {}
         handlers: dict[tuple[str, str, str], Handler] = {}
         for phase in self.phases:
             if isinstance(phase.next, str) and phase.next not in names:
@@ -207,16 +215,16 @@ class Flow:
                 if handler is not None:
                     handlers[phase.name, "", kind] = handler
             for stage in phase.stages:
-                if self.stage_field and not self.phase_field and stage.name in by_stage:
+                if self.stage_field and not self.phase_field and stage.name in phase_of_stage:
                     problems.append(f"stage {stage.name!r} is declared in two phases")
-                by_stage[stage.name] = (phase, stage)
+                phase_of_stage[stage.name] = phase
                 for kind in stage.actions:
                     handler = _handler_for(stage.on, kind) or _handler_for(phase.on, kind)
                     if handler is not None:
                         handlers[phase.name, stage.name, kind] = handler
         if self.ended_phase and self.ended_phase not in names:
             problems.append(f"ended_phase {self.ended_phase!r} is not one of its phases")
-        if self.ended and (self.ended in names or self.ended in by_stage):
+        if self.ended and (self.ended in names or self.ended in phase_of_stage):
             problems.append(f"ended {self.ended!r} is also the name of a phase or stage")
         if self.phase_from is not None:
             object.__setattr__(self, "phase_field", "")
@@ -225,7 +233,7 @@ class Flow:
         if problems:
             raise InvalidGame("this flow is not well formed: " + "; ".join(problems))
         object.__setattr__(self, "_by_name", {phase.name: phase for phase in self.phases})
-        object.__setattr__(self, "_by_stage", by_stage)
+        object.__setattr__(self, "_phase_of_stage", phase_of_stage)
         object.__setattr__(self, "_stage_after", {
             (phase.name, before.name): after for phase in self.phases
             for before, after in zip(phase.stages, phase.stages[1:])})
@@ -267,7 +275,7 @@ class Flow:
         stage = self.stage_of(state)
         if self.ended and stage == self.ended:
             return self.ended_phase or self.phases[-1].name
-        return self._by_stage[stage][0].name
+        return self._phase_of_stage[stage].name
 
     def round_of(self, rules: Any, state: Any) -> int:
         return 1 if self.rounds is None else self.rounds(rules, state)
@@ -359,20 +367,10 @@ class Flow:
         drafts; drafts are changed in place (and returned)."""
         phase = self.phase_named(name)
         if self.phase_field:
-            if self.draft is None:
-                work = _with(work, self.phase_field, name)
-            else:
-                setattr(work, self.phase_field, name)
+            work = self._record(work, self.phase_field, name)
         elif phase.stages:  # a game that records only its stage: the phase's first stage
-            if self.draft is None:
-                work = _with(work, self.stage_field, phase.stages[0].name)
-            else:
-                setattr(work, self.stage_field, phase.stages[0].name)
-        if phase.begin is not None:
-            result = phase.begin(rules, work)
-            if result is not None:
-                work = result
-        return work
+            work = self._record(work, self.stage_field, phase.stages[0].name)
+        return _begun(phase.begin, rules, work)
 
     def enter_stage(self, rules: Any, work: Any, name: str) -> Any:
         """Start stage `name` of the phase `work` is in: record it and run its `begin` (the same
@@ -384,14 +382,13 @@ class Flow:
         return self._begin_stage(rules, work, stage)
 
     def _begin_stage(self, rules: Any, work: Any, stage: Stage) -> Any:
+        return _begun(stage.begin, rules, self._record(work, self.stage_field, stage.name))
+
+    def _record(self, work: Any, name: str, value: str) -> Any:
+        """`work` with its field `name` set to `value`: a draft in place, a state copied."""
         if self.draft is None:
-            work = _with(work, self.stage_field, stage.name)
-        else:
-            setattr(work, self.stage_field, stage.name)
-        if stage.begin is not None:
-            result = stage.begin(rules, work)
-            if result is not None:
-                work = result
+            return _with(work, name, value)
+        setattr(work, name, value)
         return work
 
     def next_stage(self, rules: Any, work: Any) -> Any:
@@ -417,7 +414,8 @@ class Flow:
 
     # -- documentation --------------------------------------------------------------------------
     def describe(self) -> list[dict[str, Any]]:
-        """The flow as plain data: what `Rules.describe` and the docs show."""
+        """The flow as plain data, for docs and a designer's cell: each phase's actions, turn
+        order, next phase and stages."""
         out = []
         for phase in self.phases:
             nxt = phase.next if isinstance(phase.next, str) or phase.next is None else "(chosen)"
