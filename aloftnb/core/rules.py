@@ -315,7 +315,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
         Default: a `state_class` record read field by field, then `check_state`."""
         if self.state_class is None:
             raise NotImplementedError(f"{self.name} needs state_from_dict, or a state_class")
-        state: StateT = record_from_dict(self.state_class, data)
+        state: StateT = record_from_dict(self.state_class, data, rules=self)
         self.check_state(state)
         return state
 
