@@ -33,6 +33,10 @@ from typing import Any
 
 from ..errors import InvalidGame
 
+# What every game records in its phase field (or its stage field, when it records only its
+# stage) once the game has ended: the one game-over marker, declared as `Flow(ended=OVER)`.
+OVER = "over"
+
 # (rules, state or draft, action) -> the next state (None: the draft it changed).
 Handler = Callable[[Any, Any, Any], Any]
 # (rules, state or draft) -> the next state (None: the draft it changed).
