@@ -8,12 +8,12 @@ rests. Three rounds; the highest score wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from aloftnb.core.action import Action, ActionTypes, action_type
 from aloftnb.core.chance import CHANCE
-from aloftnb.core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage
+from aloftnb.core.flow import ONCE_EACH, OVER, UNTIL_ALL_PASS, Flow, Phase, Stage
+from aloftnb.core.records import record
 from aloftnb.core.rules import Rules
 from aloftnb.core.traits import Traits
 
@@ -40,9 +40,9 @@ ACTIONS = ActionTypes(
 A = KiteAction
 
 
-@dataclass(frozen=True)
-class KiteState:
-    phase: str
+@record
+class KiteState(NamedTuple):
+    phase: str  # OVER once the game has ended
     stage: str
     round: int
     actor: int
@@ -53,28 +53,27 @@ class KiteState:
     kites: tuple[int, ...]
     trimmed: bool
     scores: tuple[int, ...]
-    over: bool
 
 
 def draw_begin(rules: KiteRules, s: KiteState) -> KiteState:
-    return replace(s, actor=CHANCE, card=0)
+    return s._replace(actor=CHANCE, card=0)
 
 
 def on_draw(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
-    s = replace(s, card=a.worth)
+    s = s._replace(card=a.worth)
     return rules.flow.end_phase(rules, s)
 
 
 def bid_begin(rules: KiteRules, s: KiteState) -> KiteState:
     n = rules.players
-    return _next_bidder(rules, replace(s, turn=0, bids=(0,) * n, passed=(False,) * n))
+    return _next_bidder(rules, s._replace(turn=0, bids=(0,) * n, passed=(False,) * n))
 
 
 def _next_bidder(rules: KiteRules, s: KiteState) -> KiteState:
     index = UNTIL_ALL_PASS.next_turn(range(rules.players), s.turn, lambda seat: s.passed[seat])
     if index is None:
         return rules.flow.end_phase(rules, s)
-    return replace(s, actor=index, turn=index)
+    return s._replace(actor=index, turn=index)
 
 
 def bid_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
@@ -86,26 +85,26 @@ def on_bid(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
     seat = s.actor
     if a.type == "bid":
         bids = tuple(a.amount if i == seat else b for i, b in enumerate(s.bids))
-        s = replace(s, bids=bids)
+        s = s._replace(bids=bids)
     else:
-        s = replace(s, passed=tuple(p or i == seat for i, p in enumerate(s.passed)))
-    return _next_bidder(rules, replace(s, turn=(seat + 1) % rules.players))
+        s = s._replace(passed=tuple(p or i == seat for i, p in enumerate(s.passed)))
+    return _next_bidder(rules, s._replace(turn=(seat + 1) % rules.players))
 
 
 def fly_begin(rules: KiteRules, s: KiteState) -> KiteState:
     if max(s.bids):
         winner = s.bids.index(max(s.bids))
-        s = replace(s, kites=tuple(k + s.card * (i == winner) for i, k in enumerate(s.kites)))
-    return _next_flyer(rules, replace(s, turn=0))
+        s = s._replace(kites=tuple(k + s.card * (i == winner) for i, k in enumerate(s.kites)))
+    return _next_flyer(rules, s._replace(turn=0))
 
 
 def _next_flyer(rules: KiteRules, s: KiteState) -> KiteState:
     index = ONCE_EACH.next_turn(range(rules.players), s.turn)
     if index is None:
         if s.round == ROUNDS:
-            return replace(s, over=True, actor=-2)
-        return rules.flow.enter(rules, replace(s, round=s.round + 1, stage=""), "draw")
-    return replace(s, actor=index, stage="trim", trimmed=False)
+            return s._replace(phase=OVER, stage="")
+        return rules.flow.enter(rules, s._replace(round=s.round + 1, stage=""), "draw")
+    return s._replace(actor=index, stage="trim", trimmed=False)
 
 
 def trim_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
@@ -113,7 +112,7 @@ def trim_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
 
 
 def on_trim(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
-    return rules.flow.next_stage(rules, replace(s, trimmed=a.type == "trim"))  # launch
+    return rules.flow.next_stage(rules, s._replace(trimmed=a.type == "trim"))  # launch
 
 
 def launch_legal(rules: KiteRules, s: KiteState, seat: int) -> list[Action]:
@@ -124,8 +123,8 @@ def on_launch(rules: KiteRules, s: KiteState, a: Action) -> KiteState:
     seat = s.actor
     if a.type == "launch":
         gain = s.kites[seat] + s.trimmed
-        s = replace(s, scores=tuple(x + gain * (i == seat) for i, x in enumerate(s.scores)))
-    return _next_flyer(rules, replace(s, turn=s.turn + 1))
+        s = s._replace(scores=tuple(x + gain * (i == seat) for i, x in enumerate(s.scores)))
+    return _next_flyer(rules, s._replace(turn=s.turn + 1))
 
 
 FLOW = Flow(
@@ -140,6 +139,8 @@ FLOW = Flow(
         )),
     ),
     stage_field="stage",
+    ended=OVER,
+    ended_phase="fly",
     rounds=lambda rules, s: s.round,
 )
 
@@ -159,14 +160,14 @@ class KiteRules(Rules[KiteState, Action]):
     def initial_state(self, seed: int) -> KiteState:
         n = self.players
         start = KiteState("draw", "", 1, 0, 0, 0, (0,) * n, (False,) * n, (0,) * n, False,
-                          (0,) * n, False)
+                          (0,) * n)
         return self.flow.enter(self, start, "draw")
 
     def current_player(self, s: KiteState) -> int | None:
-        return None if s.over else s.actor
+        return None if s.phase == OVER else s.actor
 
     def is_over(self, s: KiteState) -> bool:
-        return s.over
+        return s.phase == OVER
 
     def scores(self, s: KiteState) -> dict[int, float]:
         return dict(enumerate(map(float, s.scores)))

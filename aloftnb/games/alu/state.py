@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.options import _short_repr, is_whole_number, whole_number_problem
-from ...core.records import StateReader
+from ...core.records import StateReader, record
 
 if TYPE_CHECKING:
     from .rules import AluRules
@@ -27,6 +27,7 @@ ELIMINATED, CONTROL, NO_ACTIONS = "eliminated", "control", "no_actions"
 EDGE_NAMES = ("top", "bottom", "left", "right")
 
 
+@record
 class AluState(NamedTuple):
     """One position. Use `.to_dict()` for the documented plain-data form."""
 
@@ -40,12 +41,6 @@ class AluState(NamedTuple):
     actions_left: int  # actions the current player still has this turn; 0 once over
     winners: tuple[int, ...]  # () while the game goes on; both seats on a draw
     reason: str  # "" while the game goes on, else ELIMINATED, CONTROL or NO_ACTIONS
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.rules.state_to_dict(self)
-
-    def _repr_svg_(self) -> str:
-        return self.rules.render_svg(self.rules.view(self, None))
 
     def __repr__(self) -> str:
         if self.player < 0:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core.flow import OVER
 from ...core.options import _short_repr, packaged_json, whole_number_problem
-from ...core.records import StateReader
+from ...core.records import StateReader, record
 
 if TYPE_CHECKING:
     from .rules import BalloonsRules
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 PACKED, UNPACKED, INFLATED, FLYING = 0, 1, 2, 3
 STATUS_NAMES = ("packed", "unpacked", "inflated", "flying")
 # A state's `step`: its phase (advance or wind), or OVER once the game has ended.
-ADVANCE, WIND, OVER = "advance", "wind", "over"
+ADVANCE, WIND = "advance", "wind"
 ADVANCE_TYPES = ("unpack", "inflate", "launch", "ascend")
 
 
@@ -34,6 +35,7 @@ BALLOON_COLOURS = {b["id"]: tuple(b["colours"]) for b in CATALOGUE["balloons"]}
 COLOURS = tuple(CATALOGUE["colours"])
 
 
+@record
 class BalloonsState(NamedTuple):
     """One position. Use `.to_dict()` for the documented plain-data form."""
 
@@ -52,12 +54,6 @@ class BalloonsState(NamedTuple):
     step: str  # ADVANCE, WIND (choice edition) or OVER
     wind: str  # what the wind did this turn, for the board and the log
     lead_passed: bool  # the lead truck has passed the last column
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.rules.state_to_dict(self)
-
-    def _repr_svg_(self) -> str:
-        return self.rules.render_svg(self.rules.view(self, None))
 
     def __repr__(self) -> str:
         where = "over" if self.step == OVER else f"seat {self.player} to {self.step}"

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core.flow import OVER
 from ...core.options import _short_repr, is_whole_number
+from ...core.records import record
 from ...errors import InvalidState
 from .catalogue import MERCHANT
 
@@ -23,7 +25,6 @@ PLACE, FREE = "place", "free"  # set-up decisions: starter ships, then the free 
 FORAGE, SHIPS, TAKE = "forage", "ships", "take"  # a turn's decisions
 DRAW_HEX, DRAW_NUMBER = "draw_hex", "draw_number"  # chance steps inside an exploration
 PLACE_HEX = "place_hex"  # rulings 2: the explorer places the hex just drawn (a decision)
-OVER = "over"
 CHANCE_STEPS = (SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE, DRAW_HEX, DRAW_NUMBER)
 SETUP_STEPS = (SET_ASIDE, GOAL, GOAL_NUMBER, SHIP_TYPE, PLACE, FREE)
 STEPS = (*SETUP_STEPS, FORAGE, SHIPS, TAKE, DRAW_HEX, DRAW_NUMBER, OVER, PLACE_HEX)
@@ -36,12 +37,14 @@ EXPLORED, TRADES, SHIPS_PLUNDERED, FELLED, FORAGED, PLUNDERED, FROM_LEVIATHANS, 
 END_REASONS = ("", "goals", "turn_limit")
 
 
+@record
 class Hex(NamedTuple):
     kind: str  # "merchant", a resource, or a leviathan id
     number: int  # 1..6 on a resource hex; 0 for none
     health: int  # a leviathan's health; 0 otherwise
 
 
+@record
 class Ship(NamedTuple):
     owner: int
     captain: int  # 1..ships_per_player: its captaining card
@@ -51,6 +54,7 @@ class Ship(NamedTuple):
     new: bool  # built this turn: it cannot move or act
 
 
+@record
 class CommodoresState(NamedTuple):
     rules: CommodoresRules
     step: str
@@ -83,29 +87,8 @@ class CommodoresState(NamedTuple):
     end: str  # END_REASONS
     drawn: str = ""  # rulings 2: the hex kind drawn and waiting to be placed ("" for none)
 
-    def to_dict(self) -> dict[str, Any]:
-        return self.rules.state_to_dict(self)
-
     def __repr__(self) -> str:
         return f"CommodoresState(step={self.step!r}, player={self.player}, turn={self.turn})"
-
-
-_STATE_FIELD = {name: i for i, name in enumerate(CommodoresState._fields)}
-
-
-def _replace_state(s: CommodoresState, **changes: Any) -> CommodoresState:
-    """`CommodoresState._replace`, about twice as fast: every step of the engine makes a state
-    this way. (typing.NamedTuple forbids defining `_replace` in the class body.)"""
-    values = list(s)
-    try:
-        for name, value in changes.items():
-            values[_STATE_FIELD[name]] = value
-    except KeyError:
-        raise ValueError(f"got unexpected field name: {name!r}") from None
-    return tuple.__new__(CommodoresState, values)
-
-
-CommodoresState._replace = _replace_state  # type: ignore[method-assign,assignment]
 
 
 def ship_name(ship: Ship) -> str:
