@@ -4,7 +4,8 @@
 a working board at once (the moves appear as buttons next to this table); it overrides
 `Rules.render_svg` when it wants a picture.
 
-`attr` and `FONT` for any SVG a game writes, and `map_and_panel`: a drawing in two parts, a map
+`attr` and `FONT` for any SVG a game writes, `PanelText` for the text of a side panel, and
+`map_and_panel`: a drawing in two parts, a map
 the board may zoom and a side panel, as aloftnb/widget/board.js lays them out (alone they sit
 side by side; the board scales the map to its frame and puts the panel beside or below it).
 """
@@ -16,8 +17,39 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from .words import wrap
+
 LINE = 22
 MAX_VALUE_CHARS = 90
+
+
+class PanelText:
+    """A side panel's text, written downwards into `out` from the height `y`: `text` writes one
+    line at the current height (`dy` below it); `wrapped` breaks a text between words into lines
+    that fit the panel from `tx` on (less `margin`) and moves `y` past them. `number` is the
+    format of x coordinates (a game's drawing keeps the one it was written with)."""
+
+    def __init__(self, out: list[str], x: float, width: float, *, y: int = 22,
+                 margin: float = 8, line_gap: int = 3, end_gap: int = 5, number: str = "g"):
+        self.out, self.x, self.width, self.y = out, x, width, y
+        self.margin, self.line_gap, self.end_gap, self.number = margin, line_gap, end_gap, number
+
+    def text(self, tx: float, content: str, size: int = 12, weight: str = "400",
+             fill: str = "#1c2833", cls: str = "", dy: int = 0) -> None:
+        extra = f' class="{cls}"' if cls else ""
+        self.out.append(f'<text x="{format(tx, self.number)}" y="{self.y + dy}" '
+                        f'font-size="{size}" font-weight="{weight}" fill="{fill}"{extra}>'
+                        f'{escape(content)}</text>')
+
+    def wrapped(self, tx: float, content: str, size: int = 11, fill: str = "#1c2833",
+                weight: str = "400") -> None:
+        lines = wrap(content, self.width - (tx - self.x) - self.margin, size,
+                     bold=int(weight) >= 600)
+        for line in lines[:-1]:
+            self.text(tx, line, size, weight, fill)
+            self.y += size + self.line_gap
+        self.text(tx, lines[-1], size, weight, fill)
+        self.y += size + self.end_gap
 
 
 def _text(value: Any) -> str:

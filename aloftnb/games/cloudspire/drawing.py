@@ -18,8 +18,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ...core.drawing import FONT, attr, map_and_panel, zoom_scale
-from ...core.words import fit_size, possessive, wrap
+from ...core.drawing import FONT, PanelText, attr, map_and_panel, zoom_scale
+from ...core.words import fit_size, possessive
 from ...kit import hexdraw
 from .actions import UPGRADE_WORDS
 
@@ -305,27 +305,12 @@ def _unit(u: dict[str, Any], cx: float, cy: float, size: float, fs: float,
 # -- the panel -------------------------------------------------------------------------------
 def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
     board = view["board"]
-    y = 22
     out = [f'<g class="panel" {FONT}>']
-
-    def text(tx: float, content: str, size: int = 12, weight: str = "400",
-             fill: str = "#1c2833", cls: str = "") -> None:
-        extra = f' class="{cls}"' if cls else ""
-        out.append(f'<text x="{tx:g}" y="{y}" font-size="{size}" font-weight="{weight}" '
-                   f'fill="{fill}"{extra}>{escape(content)}</text>')
-
-    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833",
-                weight: str = "400") -> None:
-        nonlocal y
-        lines = wrap(content, PANEL_W - (tx - x) - 8, size, bold=int(weight) >= 600)
-        for line in lines[:-1]:
-            text(tx, line, size, weight, fill)
-            y += size + 3
-        text(tx, lines[-1], size, weight, fill)
-        y += size + 5
+    p = PanelText(out, x, PANEL_W)
+    text, wrapped = p.text, p.wrapped
 
     text(x, "Cloudspire", 14, "700")
-    y += 18
+    p.y += 18
     wrapped(x, board["where"], 12, weight="600")
     if board["event_name"]:
         wrapped(x, f"Event: {board['event_name']}", fill="#6c3483")
@@ -333,16 +318,16 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
         wrapped(x, "Game over: " + board["result_text"], 12, "#922b21", "700")
     elif board["doing"]:
         wrapped(x, board["doing"], fill="#34495e")
-    y += 4
+    p.y += 4
     for f, info in enumerate(board["factions"]):
         side, more = view["sides"][f], board["sides"][f]
         turn = " ◀" if board["turn_of"] == f else ""
-        out.append(f'<rect x="{x:g}" y="{y - 10}" width="12" height="12" fill="{_colour(f)}" '
+        out.append(f'<rect x="{x:g}" y="{p.y - 10}" width="12" height="12" fill="{_colour(f)}" '
                    'rx="2"/>')
         who = f"{info['name']} (played by the rules)" if info["bot"] else \
             f"Seat {f}: {info['name']}"
         text(x + 18, f"{who}{turn}", 12, "700", _colour(f))
-        y += 15
+        p.y += 15
         wrapped(x + 18, f"Gate ♥{side['gate']} · Source {side['source']}/{info['source_cap']}"
                         f" · command {more['command']}"
                         + (f" · mark: {more['mark_name']}" if more["mark_name"] else "")
@@ -355,10 +340,10 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
         held = ", ".join(more["equipment"] + more["earthscapes"])
         wrapped(x + 18, f"Spires to build: {stock}" + (f" · holds {held}" if held else ""),
                 fill="#34495e")
-        y = _stack(out, view, f, x + 18, y)
-        y += 4
+        p.y = _stack(out, view, f, x + 18, p.y)
+        p.y += 4
     text(x, "Market", 13, "700")
-    y += 16
+    p.y += 16
     if not board["market"] and not board["earthscape_offer"]:
         wrapped(x, "nothing on offer", fill="#34495e")
     for chip in board["market"]:
@@ -370,7 +355,7 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
                                                               else "")
                    + f", {offer['cost']} Source"
                    + (" (this wave's one is bought)" if offer.get("sold") else ""))
-    y += 4
+    p.y += 4
     fire = board["fire"]
     if fire:
         if fire["target"]:
@@ -381,11 +366,11 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
             wrapped(x, f"Spire at {fire['spire']} fires: its owner chooses a target", 12,
                     "#a04000", "600")
     text(x, "Onslaught log", 13, "700")
-    y += 16
+    p.y += 16
     for line in log[-8:] or ["no fights yet"]:
         wrapped(x, line, 10, "#34495e")
     out.append("</g>")
-    return "".join(out), y + 10
+    return "".join(out), p.y + 10
 
 
 def _stack(out: list[str], view: dict[str, Any], f: int, x: float, y: int) -> int:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ...core.drawing import FONT, attr, map_and_panel, zoom_scale
-from ...core.words import fit_size, wrap
+from ...core.drawing import FONT, PanelText, attr, map_and_panel, zoom_scale
+from ...core.words import fit_size
 from ...kit import hexdraw, hexgrid
 
 if TYPE_CHECKING:
@@ -234,50 +234,35 @@ def _ship(ship: dict[str, Any], xy: tuple[float, float], size: float, view: dict
 def _panel(view: dict[str, Any], x: float) -> tuple[str, int]:
     """The panel's markup and its height."""
     d = view["derived"]
-    y = 22
     out = [f'<g class="panel" {FONT}>']
-
-    def text(tx: float, ty: float, content: str, size: int = 12, weight: str = "400",
-             fill: str = "#1c2833") -> None:
-        out.append(f'<text x="{tx}" y="{ty}" font-size="{size}" font-weight="{weight}" '
-                   f'fill="{fill}">{escape(content)}</text>')
-
-    def wrapped(tx: float, content: str, size: int = 11, fill: str = "#1c2833",
-                weight: str = "400") -> None:
-        """Text broken between words into lines that fit the panel from `tx` on."""
-        nonlocal y
-        lines = wrap(content, PANEL_W - (tx - x) - 12, size, bold=int(weight) >= 600)
-        for line in lines[:-1]:
-            text(tx, y, line, size, weight, fill)
-            y += size + 4
-        text(tx, y, lines[-1], size, weight, fill)
-        y += size + 6
+    p = PanelText(out, x, PANEL_W, margin=12, line_gap=4, end_gap=6, number="")
+    text, wrapped = p.text, p.wrapped
 
     res_names = d["resources"]
-    text(x, y, "Commodores", 13, "700")
-    y += 18
+    text(x, "Commodores", 13, "700")
+    p.y += 18
     current = d["current_player"]
     for seat, pool in enumerate(view["pools"]):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         done = view["completed"][seat]
         mark = " ◀" if current == seat else ""
-        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" rx="2"/>')
-        text(x + 18, y, f"Seat {seat}: {len(done)}/{d['goals_to_win']} goals{mark}", 12, "600")
-        y += 15
+        out.append(f'<rect x="{x}" y="{p.y - 10}" width="12" height="12" fill="{colour}" rx="2"/>')
+        text(x + 18, f"Seat {seat}: {len(done)}/{d['goals_to_win']} goals{mark}", 12, "600")
+        p.y += 15
         held = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in pool.items() if n) or "nothing"
         wrapped(x + 18, f"{sum(pool.values())} held: {held}", fill="#34495e")
-        y += 2
-    y += 4
-    text(x, y, "Goals in play" + (f" (Beacon number {view['goal_number']})"
+        p.y += 2
+    p.y += 4
+    text(x, "Goals in play" + (f" (Beacon number {view['goal_number']})"
                                   if view["goal_number"] else ""), 13, "700")
-    y += 17
+    p.y += 17
     for goal_id, goal_text in d["goals"].items():
         seats = [str(s) for s, done in enumerate(view["completed"]) if goal_id in done]
         suffix = f"  ✓ seat {', '.join(seats)}" if seats else ""
         wrapped(x, f"{goal_text}{suffix}")
-    y += 4
-    text(x, y, "Shipyard (cards left)", 13, "700")
-    y += 17
+    p.y += 4
+    text(x, "Shipyard (cards left)", 13, "700")
+    p.y += 17
     for type_id, left in view["shipyard"].items():
         card = d["ship_types"].get(type_id, {"name": type_id})
         cost = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in card.get("cost", {}).items())
@@ -288,7 +273,7 @@ def _panel(view: dict[str, Any], x: float) -> tuple[str, int]:
     if basic:
         cost = ", ".join(f"{n} {res_names.get(r, r)}" for r, n in basic["cost"].items())
         wrapped(x, f"{basic['name']} (basic, once per game): cost {cost}", fill="#34495e")
-    y += 4
+    p.y += 4
     stack = view["stack"]
     leviathans = stack.get("leviathans", sum(v for k, v in stack.items()
                                              if k not in HEX_FILLS and k not in res_names))
@@ -311,6 +296,6 @@ def _panel(view: dict[str, Any], x: float) -> tuple[str, int]:
         wrapped(x, f"Plundering seat {view['target']}: take {view['left']} more", 12,
                 weight="600")
     if view["forage_number"]:
-        text(x, y + 16, f"Foraged on {view['forage_number']} this turn", 11, fill="#34495e")
+        text(x, f"Foraged on {view['forage_number']} this turn", 11, fill="#34495e", dy=16)
     out.append("</g>")
-    return "".join(out), y + 30
+    return "".join(out), p.y + 30
