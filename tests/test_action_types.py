@@ -178,3 +178,42 @@ def test_text_fields_may_be_capped_and_a_wrong_field_names_the_types_shape():
 def test_str_of_an_action_built_without_a_declared_field_is_its_plain_form():
     assert str(Hop("hop", at="a")) == "hop at=a"
     assert str(Move("step", at="a")) == "step at=a"
+
+
+class Sail(Action):
+    __slots__ = ()
+
+
+SAILING = ActionTypes(
+    Sail,
+    action_type("sail", "sail to {port}", port=str, done="{who} sailed to {port}{note}"),
+    action_type("gust", "a gust of {force}", chance=True, force=int,
+                done="a gust of {force} blew", choose="blow a gust of {force} ({where})"),
+    action_type("wait", "wait"),
+)
+
+
+def test_a_declared_log_sentence_fills_fields_and_words_and_calls_only_the_words_it_uses(
+) -> None:
+    called = []
+
+    def costly() -> str:
+        called.append(1)
+        return "!"
+
+    assert SAILING.done(Sail("sail", port="Ankar"), who="seat 1", note=costly) == \
+        "seat 1 sailed to Ankar!"
+    assert called == [1]
+    assert SAILING.done(Sail("gust", force=3), note=costly) == "a gust of 3 blew"
+    assert called == [1]  # the gust's sentence does not use {note}
+    assert SAILING.choice(Sail("gust", force=3), where="east") == "blow a gust of 3 (east)"
+
+
+def test_a_type_without_a_declared_sentence_reads_as_its_str() -> None:
+    assert SAILING.done(Sail("wait")) == "wait"
+    assert SAILING.choice(Sail("sail", port="Ankar")) == "sail to Ankar"
+
+
+def test_a_sentence_using_an_unknown_word_names_it() -> None:
+    with pytest.raises(KeyError, match=r"uses \{who\}, which is neither a field of a sail"):
+        SAILING.done(Sail("sail", port="Ankar"), note="")

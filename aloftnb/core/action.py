@@ -138,6 +138,10 @@ class ActionType:
     # The order the numbering nests the fields' values in (empty: the order declared), for a
     # numbering that must not follow the order the fields read in.
     numbering: tuple[str, ...] = ()
+    # The log's sentence (what happened) and a chooser's label (a chance outcome chosen by
+    # hand): format strings over the fields and the words the game passes (ActionTypes.done).
+    done: str = ""
+    choose: str = ""
 
     def shape(self) -> str:
         return ", ".join(f"{p.name}: {p.kind.__name__}" for p in self.params) or "no fields"
@@ -154,16 +158,37 @@ class ActionType:
 
 def action_type(name: str, text: str | Callable[[dict[str, Any]], str] = "", *,
                 chance: bool = False, when: Callable[[Any], bool] | None = None,
-                numbering: tuple[str, ...] = (),
+                numbering: tuple[str, ...] = (), done: str = "", choose: str = "",
                 **params: type | tuple[Any, ...]) -> ActionType:
     """`action_type("move", "move to {to}", to=(str, lambda rules: rules.corners))`: a field is
     its type, or (type, values), or (type, values, check) (see Param). `numbering` orders the
-    fields' values in the numbering when it differs from the fields' order."""
+    fields' values in the numbering when it differs from the fields' order. `done` is the log's
+    sentence and `choose` a chooser's label, over the fields and the game's words:
+    `done="{who} moved to {to}"` (see ActionTypes.done)."""
     fields = tuple(Param(key, *spec) if isinstance(spec, tuple) else Param(key, spec)
                    for key, spec in params.items())
-    declared = ActionType(name, fields, text, chance, when, tuple(numbering))
+    declared = ActionType(name, fields, text, chance, when, tuple(numbering), done, choose)
     declared.numbered_params()  # a numbering naming other fields fails here, not at first use
     return declared
+
+
+class _Words(dict[str, Any]):
+    """The names a sentence may use: the action's fields, then the game's words (functions of
+    no arguments are called when a sentence uses them)."""
+
+    def __init__(self, action: Action, words: dict[str, Any]) -> None:
+        super().__init__(words)
+        self.action = action
+
+    def __missing__(self, key: str) -> Any:
+        raise KeyError(f"the sentence uses {{{key}}}, which is neither a field of "
+                       f"{with_article(self.action.type)} action nor a word given to it")
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.action._params:
+            return self.action._params[key]
+        value = super().__getitem__(key)
+        return value() if callable(value) else value
 
 
 class ActionTypes:
@@ -198,6 +223,23 @@ class ActionTypes:
         self._tables: dict[Any, tuple[list[Action], dict[Action, int], list[Action]]] = {}
         self._last: tuple[Any, tuple[list[Action], dict[Action, int], list[Action]]] = (
             None, ([], {}, []))
+
+    def done(self, action: Action, **words: Any) -> str:
+        """The log's sentence for `action`: its type's `done`, filled from its fields and from
+        `words` (a word may be a function of no arguments, called only when the sentence uses
+        it). A type that declares none reads as str(action)."""
+        return self._sentence(action, "done", words)
+
+    def choice(self, action: Action, **words: Any) -> str:
+        """A chooser's label for `action` (its type's `choose`, filled as `done` is)."""
+        return self._sentence(action, "choose", words)
+
+    def _sentence(self, action: Action, which: str, words: dict[str, Any]) -> str:
+        for declared in self.by_name.get(action.type, ()):
+            template: str = getattr(declared, which)
+            if template:
+                return template.format_map(_Words(action, words))
+        return str(action)
 
     def declaration(self, rules: Any, name: str) -> ActionType | None:
         """The declaration of `name` that applies under `rules` (None: no such type there)."""

@@ -36,12 +36,18 @@ def _no_tile(rules: AluRules, value: Any) -> str | None:
 
 TILE = (str, lambda rules: rules.tiles, _no_tile)
 
+# `done` is the log's sentence; its words ({who}, {first}, {victim}) come from describe_action.
 ACTIONS = ActionTypes(
     AluAction,
-    action_type("camp", "set up a camp on {tile}", tile=TILE),
-    action_type("raid", "raid {tile}", tile=TILE),
-    action_type("restore", "restore {tile}", tile=TILE),
-    action_type("raided_camp", "set up a camp on raided {tile}", tile=TILE),
-    action_type("attack", "attack the camp on {tile}", tile=TILE),
-    action_type(END_TURN, "end the turn"),
+    action_type("camp", "set up a camp on {tile}", tile=TILE,
+                done="{who} set up a camp on {tile}{first}"),
+    action_type("raid", "raid {tile}", tile=TILE,
+                done="{who} raided {tile} and gains 1 food, usable next turn"),
+    action_type("restore", "restore {tile}", tile=TILE, done="{who} restored {tile}"),
+    action_type("raided_camp", "set up a camp on raided {tile}", tile=TILE,
+                done="{who} set up a camp on raided {tile}"),
+    action_type("attack", "attack the camp on {tile}", tile=TILE,
+                done="{who} attacked {victim}'s camp on {tile}: it returns to {victim}; "
+                     "{tile} is raided"),
+    action_type(END_TURN, "end the turn", done="{who} ended the turn: no action was possible"),
 )

@@ -519,22 +519,11 @@ class AluRules(Rules[AluState, Action]):
         return action
 
     def describe_action(self, s: AluState, action: Action) -> str:
-        who = SEAT_NAMES[s.player] if s.player >= 0 else "nobody"
-        kind = action.type
-        if kind == END_TURN:
-            return f"{who} ended the turn: no action was possible"
-        tile = action.tile
-        if kind == "camp":
-            first = " (first camp)" if not s.camps[s.player] else ""
-            return f"{who} set up a camp on {tile}{first}"
-        if kind == "raid":
-            return f"{who} raided {tile} and gains 1 food, usable next turn"
-        if kind == "restore":
-            return f"{who} restored {tile}"
-        if kind == "raided_camp":
-            return f"{who} set up a camp on raided {tile}"
-        victim = SEAT_NAMES[1 - s.player]
-        return f"{who} attacked {victim}'s camp on {tile}: it returns to {victim}; {tile} is raided"
+        seat = s.player
+        return ACTIONS.done(
+            action, who=SEAT_NAMES[seat] if seat >= 0 else "nobody",
+            first=lambda: "" if s.camps[seat] else " (first camp)",
+            victim=lambda: SEAT_NAMES[1 - seat])
 
     # -- drawing -------------------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:

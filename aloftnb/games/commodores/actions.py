@@ -84,16 +84,26 @@ def _six(rules: Any) -> range:
 # Chance types first, then the decisions in the order the numbering takes them.
 ACTIONS = ActionTypes(
     CommodoresAction,
+    # Chance outcomes: `done` is the log's sentence, `choose` the label of a hand-chosen outcome;
+    # their words ({goal_text}, {ship_name}, {drawn}) come from texts.py. Nobody reads which
+    # leviathan was set aside.
     action_type("set_aside", "set aside leviathan {leviathan}", chance=True,
-                leviathan=(str, lambda rules: [lv.id for lv in rules.catalogue.leviathans])),
+                leviathan=(str, lambda rules: [lv.id for lv in rules.catalogue.leviathans]),
+                done="a leviathan was set aside face down",
+                choose="set a leviathan aside face down"),
     action_type("goal", "goal {goal} in play", chance=True,
-                goal=(str, lambda rules: [g.id for g in rules.catalogue.goals])),
-    action_type("goal_number", "goal number {number}", chance=True, number=(int, _six)),
+                goal=(str, lambda rules: [g.id for g in rules.catalogue.goals]),
+                done="goal in play: {goal_text}", choose="put a goal in play: {goal_text}"),
+    action_type("goal_number", "goal number {number}", chance=True, number=(int, _six),
+                done="the Beacon number is {number}", choose="make {number} the Beacon number"),
     action_type("ship_type", "ship type {ship} in the shipyard", chance=True,
-                ship=(str, lambda rules: [t.id for t in rules.catalogue.shipyard])),
+                ship=(str, lambda rules: [t.id for t in rules.catalogue.shipyard]),
+                done="in the shipyard: {ship_name}", choose="put {ship_name} in the shipyard"),
     action_type("hex", "drew a {kind} hex", chance=True,
-                kind=(str, lambda rules: rules.catalogue.hex_kinds)),
-    action_type("number", "drew number {number}", chance=True, number=(int, _six)),
+                kind=(str, lambda rules: rules.catalogue.hex_kinds),
+                done="drew {drawn}", choose="draw {drawn}"),
+    action_type("number", "drew number {number}", chance=True, number=(int, _six),
+                done="drew {drawn}", choose="draw {drawn}"),
     action_type("place", "place the starter at {corner}", corner=(str, _corners)),
     action_type("free", "take a free {resource}", resource=(str, _resources)),
     action_type("forage", "forage on {number}", number=(int, _six)),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.action import Action
 from ...core.words import with_article
-from .actions import CHANCE_TYPES, SHIP_ACTION_TYPES, CommodoresAction
+from .actions import ACTIONS, CHANCE_TYPES, SHIP_ACTION_TYPES, CommodoresAction
 from .catalogue import MERCHANT
 from .state import CommodoresState
 
@@ -66,32 +66,21 @@ def action_text(rules: CommodoresRules, s: CommodoresState, action: Action) -> s
 
 def describe_chance(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
                     ) -> str:
-    cat = rules.catalogue
-    kind = outcome.type
-    if kind == "set_aside":
-        return "a leviathan was set aside face down"  # the log never says which
-    if kind == "goal":
-        return f"goal in play: {cat.goal(outcome.goal).text()}"
-    if kind == "goal_number":
-        return f"the Beacon number is {outcome.number}"
-    if kind == "ship_type":
-        return f"in the shipyard: {rules.types[outcome.ship].name}"
-    return f"drew {drawn_text(rules, s, outcome)}"  # a hex or a number token
+    return ACTIONS.done(outcome, **_chance_words(rules, s, outcome))
 
 
 def chance_choice_label(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
                         ) -> str:
-    cat = rules.catalogue
-    kind = outcome.type
-    if kind == "set_aside":
-        return "set a leviathan aside face down"  # which one stays secret, as in the log
-    if kind == "goal":
-        return f"put a goal in play: {cat.goal(outcome.goal).text()}"
-    if kind == "goal_number":
-        return f"make {outcome.number} the Beacon number"
-    if kind == "ship_type":
-        return f"put {rules.types[outcome.ship].name} in the shipyard"
-    return f"draw {drawn_text(rules, s, outcome)}"  # a hex or a number token
+    return ACTIONS.choice(outcome, **_chance_words(rules, s, outcome))
+
+
+def _chance_words(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
+                  ) -> dict[str, Any]:
+    """The words the chance outcomes' sentences use (actions.py), each worked out only when
+    used."""
+    return {"goal_text": lambda: rules.catalogue.goal(outcome.goal).text(),
+            "ship_name": lambda: rules.types[outcome.ship].name,
+            "drawn": lambda: drawn_text(rules, s, outcome)}
 
 
 def drawn_text(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction) -> str:
