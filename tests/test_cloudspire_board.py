@@ -155,9 +155,9 @@ def test_an_unseen_landmark_face_is_not_drawn_for_a_seat():
     lm = match.state.landmarks[0]
     face = sorted(rules.catalogue.faces)[0]
     known = (True, False)
-    match.edit(landmarks=[{**match.state.landmarks[0].__dict__, "face": face,
+    match.edit(landmarks=[{**match.state.landmarks[0]._asdict(), "face": face,
                            "known": list(known)}] + [
-        {**x.__dict__, "known": list(x.known)} for x in match.state.landmarks[1:]],
+        {**x._asdict(), "known": list(x.known)} for x in match.state.landmarks[1:]],
         face_pool=sorted(_without(list(match.state.face_pool), face)))
     name = rules.catalogue.faces[face].name
     label_0 = drawn_keys(rules.render_svg(match.view(0)))[f"hex:{lm.hex}"]
@@ -208,7 +208,7 @@ def test_a_seen_landmark_face_is_drawn_for_its_explorer_and_the_designer_only(fr
     front_end(hot, {"intent": "reveal", "on": False})
     assert face.name not in hot.svg
     # Revealed, it is drawn as a revealed landmark for everybody, not as a look.
-    landmarks = [{**x.__dict__, "known": list(x.known)} for x in match.state.landmarks]
+    landmarks = [{**x._asdict(), "known": list(x.known)} for x in match.state.landmarks]
     landmarks[i].update(revealed=True, health=face.health)
     match.edit(landmarks=landmarks)
     assert seen_face_text(rival.svg, lm.hex) == ""

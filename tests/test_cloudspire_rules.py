@@ -18,7 +18,7 @@ from aloftnb.games.cloudspire import fights
 from aloftnb.games.cloudspire.phases import market
 from aloftnb.games.cloudspire.rules import FLOW
 from aloftnb.games.cloudspire.rules import CloudspireAction as A
-from aloftnb.games.cloudspire.state import OVER, Band, Spire, Work, edit
+from aloftnb.games.cloudspire.state import OVER, Band, Spire, Work
 
 
 def rules_for(players: int = 2, **options):
@@ -41,9 +41,9 @@ def onslaught(rules, *, units=(), spires=(), stacks=None, marks=None, gates=None
     marks = marks or tuple(1 if f == 0 else 0 for f in range(n))
     sides = []
     for f, side in enumerate(s.sides):
-        sides.append(edit(side, source=source, mark=marks[f], done=f < n - 1,
-                          stack=tuple((stacks or {}).get(f, ())),
-                          gate=(gates or {}).get(f, side.gate)))
+        sides.append(side._replace(source=source, mark=marks[f], done=f < n - 1,
+                                   stack=tuple((stacks or {}).get(f, ())),
+                                   gate=(gates or {}).get(f, side.gate)))
     s = s._replace(wave=wave, phase="prep", order=tuple(range(n)), turn=n - 1, actor=n - 1,
                    draw="", refills=(), sides=tuple(sides), units=tuple(units),
                    spires=tuple(spires))
@@ -158,14 +158,14 @@ def test_the_market_is_refreshed_from_wave_2():
 def test_only_one_earthscape_a_wave():
     rules = rules_for(2)
     s = draw_all(rules, rules.initial_state(0))
-    s = s._replace(sides=(edit(s.sides[0], earthscape_bought=True), s.sides[1]))
+    s = s._replace(sides=(s.sides[0]._replace(earthscape_bought=True), s.sides[1]))
     assert A("buy_earthscape") not in rules.legal_actions(s)
 
 
 # -- build ----------------------------------------------------------------------------------------
 def build_state(rules, source=20):
     s = rules.initial_state(0)
-    sides = tuple(edit(side, source=source) for side in s.sides)
+    sides = tuple(side._replace(source=source) for side in s.sides)
     return s._replace(phase="build", order=(0, 1), turn=0, actor=0, draw="", refills=(),
                       sides=sides)
 
@@ -239,7 +239,7 @@ def test_build_turns_go_round_until_everybody_has_passed():
 def test_earthscapes_are_placed_on_an_empty_slot_and_become_ground():
     rules = rules_for(2)
     s = build_state(rules)
-    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle",)), s.sides[1]))
+    s = s._replace(sides=(s.sides[0]._replace(earthscapes=("shard_isle",)), s.sides[1]))
     places = [a for a in rules.legal_actions(s) if a.type == "place"]
     assert {a.at for a in places} == set(rules.slots)  # RULING: any empty slot
     s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
@@ -252,7 +252,7 @@ def test_earthscapes_are_placed_on_an_empty_slot_and_become_ground():
 def test_a_spire_may_go_on_a_new_earthscapes_well_in_the_same_turn_within_influence():
     rules = rules_for(2)
     s = build_state(rules)
-    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle", "shard_isle")),
+    s = s._replace(sides=(s.sides[0]._replace(earthscapes=("shard_isle", "shard_isle")),
                           s.sides[1]), spires=(Spire(0, "bellows_spire", "1,-2", "A"),))
     s = rules.apply(s, A("place", earthscape="shard_isle", at="-1,-1"))
     # Next to Northreach, which holds faction 0's spire: the same turn goes on, and its only
@@ -276,7 +276,7 @@ def test_a_spire_may_go_on_a_new_earthscapes_well_in_the_same_turn_within_influe
 # -- prep -----------------------------------------------------------------------------------------
 def prep_state(rules, wave=1, command=5):
     s = rules.initial_state(0)
-    sides = tuple(edit(side, command=command, mark=1 - f) for f, side in enumerate(s.sides))
+    sides = tuple(side._replace(command=command, mark=1 - f) for f, side in enumerate(s.sides))
     return s._replace(wave=wave, phase="prep", order=(0, 1), turn=0, actor=0, draw="",
                       refills=(), sides=sides)
 
@@ -300,7 +300,7 @@ def test_two_heroes_from_wave_2_and_merc_units_cost_no_command():
     s = prep_state(rules, wave=2, command=2)
     barracks = list(s.sides[0].barracks)
     barracks[rules.unit_index["skyhook_raider"]] = 1
-    s = s._replace(sides=(edit(s.sides[0], barracks=tuple(barracks)), s.sides[1]))
+    s = s._replace(sides=(s.sides[0]._replace(barracks=tuple(barracks)), s.sides[1]))
     s = rules.apply(s, A("deploy", unit="forgemother", group=False))
     s = rules.apply(s, A("deploy", unit="cinder_warden", group=False))  # costs 2
     assert s.sides[0].command == 0 and s.sides[0].heroes == 2
@@ -371,7 +371,7 @@ def test_the_mark_is_declared_only_when_there_is_a_choice():
 def test_every_mark_is_declared_in_turn_order_before_any_stack_is_built():
     rules = rules_for(3)
     s = rules.initial_state(0)
-    sides = tuple(edit(side, command=5) for side in s.sides)
+    sides = tuple(side._replace(command=5) for side in s.sides)
     s = s._replace(phase="prep", order=(2, 0, 1), turn=0, actor=2, draw="", refills=(),
                    sides=sides)
     s = rules.apply(s, A("mark", gate=0))
@@ -436,7 +436,7 @@ def test_a_hero_on_top_of_minions_must_move_first():
 
 def test_minions_displace_friendly_heroes():
     rules = rules_for(2)
-    hero = edit(band(rules, 0, "forgemother", at="0,0"), moved=True)
+    hero = band(rules, 0, "forgemother", at="0,0")._replace(moved=True)
     s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
                                              band(rules, 1, "murk_golem", at="2,1")]))
     assert at(s, "0,1").members == ("slagling",)
@@ -614,7 +614,7 @@ def test_gates_retaliate_for_one_every_time_and_a_fallen_gate_ends_a_two_player_
     assert s.sides[1].gate == 4 and at(s, "0,2").health == 4
     s2 = rules.apply(s, A("attack", at="1,2", target="0,3"))  # RULING: again retaliates
     assert s2.sides[1].gate == 3 and unit(s2, "cinder_warden").health == 3
-    s3 = rules.apply(s._replace(sides=(s.sides[0], edit(s.sides[1], gate=1))),
+    s3 = rules.apply(s._replace(sides=(s.sides[0], s.sides[1]._replace(gate=1))),
                      A("attack", at="1,2", target="0,3"))
     assert s3.actor == OVER and s3.winners == (0,) and rules.is_over(s3)
     assert rules.outcome(s3).reason == "faction 0's gate is the last standing"
@@ -871,7 +871,7 @@ def test_greedy_values_an_earthscape_placed_within_its_influence():
 
     rules = rules_for(2)
     s = build_state(rules)._replace(spires=(Spire(0, "bellows_spire", "1,-2", "AR"),))
-    s = s._replace(sides=(edit(s.sides[0], earthscapes=("shard_isle",)), s.sides[1]))
+    s = s._replace(sides=(s.sides[0]._replace(earthscapes=("shard_isle",)), s.sides[1]))
     before = HOOKS.evaluate(rules, s, 0)
     values = {}
     for action in rules.legal_actions(s):
@@ -887,7 +887,7 @@ def test_greedy_values_an_earthscape_placed_within_its_influence():
 def test_the_bot_faction_moves_its_heroes_toward_its_mark_and_never_shops():
     rules = rules_for(1, mode="solo")
     s = rules.initial_state(0)
-    s = s._replace(sides=(s.sides[0], edit(s.sides[1], mark=0)))
+    s = s._replace(sides=(s.sides[0], s.sides[1]._replace(mark=0)))
     nearer = [A("move", at="0,1", to="0,2"), A("move", at="0,1", to="0,0"), A("end_move")]
     assert rules.bot_choice(s, nearer) == A("move", at="0,1", to="0,0")
     farther = [A("move", at="0,1", to="0,2"), A("end_move")]
@@ -951,7 +951,7 @@ def test_a_hero_that_cannot_stand_on_the_minions_hex_blocks_instead_of_being_dis
 def test_a_hero_on_ground_still_swaps_with_a_minion_under_the_current_rulings():
     rules = rules_for(2)
     assert rules.new_rulings
-    hero = edit(band(rules, 0, "forgemother", at="0,0"), moved=True)
+    hero = band(rules, 0, "forgemother", at="0,0")._replace(moved=True)
     s = march(rules, onslaught(rules, units=[band(rules, 0, "slagling", at="0,-1"), hero,
                                              band(rules, 1, "murk_golem", at="2,1")]))
     assert at(s, "0,-1").members == ("forgemother",) and at(s, "0,1").members == ("slagling",)
@@ -1106,7 +1106,7 @@ def test_determinize_resamples_the_grouping_of_a_stack_from_what_the_view_shows(
 def test_determinize_resamples_the_heroes_places_and_their_equipment():
     rules = rules_for(2)
     s = prep_state(rules, wave=2, command=11)
-    s = s._replace(sides=(edit(s.sides[0], equipment=("ward_plate",)), s.sides[1]))
+    s = s._replace(sides=(s.sides[0]._replace(equipment=("ward_plate",)), s.sides[1]))
     for act in (A("deploy", unit="forgemother", group=False),
                 A("deploy", unit="cinder_warden", group=False), A("equip", item="ward_plate"),
                 A("deploy", unit="anvil_brute", group=False),

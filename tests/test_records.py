@@ -4,7 +4,7 @@ and `Draft`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
@@ -111,3 +111,18 @@ def test_a_draft_naming_a_list_its_record_lacks_is_refused_when_declared() -> No
         class Wrong(Draft):
             RECORD = Position
             LISTS = ("units",)
+
+
+if TYPE_CHECKING:
+    from aloftnb.games.cloudspire.rules import CloudspireRules
+
+
+@record
+class HeldByName(NamedTuple):
+    rules: CloudspireRules  # imported only for type checkers, as a game's state does
+    turn: int
+
+
+def test_a_state_naming_its_rules_class_only_for_type_checkers_reads_back() -> None:
+    state = record_from_dict(HeldByName, {"turn": 2}, rules=RULES)
+    assert state == HeldByName(RULES, 2)

@@ -17,7 +17,7 @@ from PIL import ImageFont
 import aloftnb
 from aloftnb.core.words import possessive, with_article
 from aloftnb.games.cloudspire.drawing import draw_board as draw_cloudspire
-from aloftnb.games.cloudspire.state import Band, edit
+from aloftnb.games.cloudspire.state import Band
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Words the rules use as plain English as well as ids of the commodores catalogue's decks.
@@ -248,10 +248,10 @@ def mixed_group_match():
     s = match.state
     group = Band(0, ("slagling", "ember_kite"), 2, "", 0, "", False, False, False)
     twins = Band(0, ("slagling", "slagling"), 2, "", 0, "", False, False, False)
-    side = edit(s.sides[0], stack=(group, twins))
-    on_map = edit(group, hex=next(h for h in rules.hexes if h not in rules.occupied(s)
-                                  and h in rules.land(s.slots)))
-    return match, edit(s, sides=(side, *s.sides[1:]), units=(*s.units, on_map)), on_map.hex
+    side = s.sides[0]._replace(stack=(group, twins))
+    on_map = group._replace(hex=next(h for h in rules.hexes if h not in rules.occupied(s)
+                                     and h in rules.land(s.slots)))
+    return match, s._replace(sides=(side, *s.sides[1:]), units=(*s.units, on_map)), on_map.hex
 
 
 def test_a_group_of_two_kinds_is_never_labelled_as_two_of_its_top_kind():
@@ -331,9 +331,9 @@ def test_landmark_names_are_drawn_whole():
     match = aloftnb.new_match("cloudspire", players=2, seed=0)
     rules = match.rules
     s = match.state
-    landmarks = tuple(edit(lm, face="abandoned_cache", revealed=True, health=0)
+    landmarks = tuple(lm._replace(face="abandoned_cache", revealed=True, health=0)
                       for lm in s.landmarks)
-    state = edit(s, landmarks=landmarks)
+    state = s._replace(landmarks=landmarks)
     for zoom in (1.0, 2.0):
         svg = draw_cloudspire(rules, rules.view(state, 0), zoom=zoom)
         assert "Abandoned Cache" in drawing_texts(svg)

@@ -25,6 +25,7 @@ known keys, the required ones, the options it was written under) and its whole-n
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -89,8 +90,10 @@ class Draft:
     LISTS: ClassVar[tuple[str, ...]] = ()
     _plan: ClassVar[tuple[tuple[str, bool], ...]]
 
-    if TYPE_CHECKING:  # the record's fields, whatever the record
+    if TYPE_CHECKING:  # the record's fields, whatever the record, read and changed
         def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -152,7 +155,7 @@ def record_from_dict(cls: type, data: Any, where: str = "", rules: Any = None) -
         what = f"{where} must be a dict" if where else "a state must be a dict"
         raise InvalidState(f"{what}, not {type(data).__name__}")
     prefix = f"{where}." if where else ""
-    hints = typing.get_type_hints(cls)
+    hints = _field_types(cls)
     names = [name for name in _record_fields(cls) or () if name != "rules"]
     unknown = sorted((k for k in data if k not in names), key=str)
     if unknown:
@@ -165,6 +168,18 @@ def record_from_dict(cls: type, data: Any, where: str = "", rules: Any = None) -
     if (_record_fields(cls) or ())[:1] == ("rules",):
         values["rules"] = rules
     return cls(**values)
+
+
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """The types of a record's fields. A `rules` field's type is left unresolved: a state names
+    its rules class in an import made only for type checkers (the rules module imports the
+    state's)."""
+    rules = getattr(cls, "__annotations__", {}).get("rules")
+    if isinstance(rules, typing.ForwardRef):  # how typing.NamedTuple keeps an annotation
+        rules = rules.__forward_arg__
+    stand_in = {rules: Any} if isinstance(rules, str) and rules.isidentifier() else None
+    return typing.get_type_hints(cls, localns=stand_in)
 
 
 def _read(kind: Any, value: Any, name: str) -> Any:

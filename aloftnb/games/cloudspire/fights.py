@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.words import possessive
 from .map import FAR
 from .phases.prep import mark_options
-from .state import OVER, Work, edit
+from .state import OVER, Work
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -48,7 +48,7 @@ def damage_band(rules: CloudspireRules, w: Work, i: int, damage: int, by: int,
     defeater's faction gains the Source reward; a hero that defeated it levels up."""
     band = w.units[i]
     if band.health > damage:
-        w.units[i] = edit(band, health=band.health - damage)
+        w.units[i] = band._replace(health=band.health - damage)
         return False
     top = rules.catalogue.units[band.members[0]]
     gain(rules, w, by, top.reward)
@@ -62,8 +62,8 @@ def damage_band(rules: CloudspireRules, w: Work, i: int, damage: int, by: int,
     w.side(band.owner, barracks=tuple(barracks), hero_levels=tuple(levels),
            units_lost=side.units_lost + 1)
     if len(band.members) > 1:  # the next minion of the group, at full health
-        rest = edit(band, members=band.members[1:])
-        w.units[i] = edit(rest, health=rules.stats(rest)[1])
+        rest = band._replace(members=band.members[1:])
+        w.units[i] = rest._replace(health=rules.stats(rest)[1])
         if rules.new_rulings:
             fall(rules, w, i)
     else:
@@ -94,8 +94,8 @@ def fall(rules: CloudspireRules, w: Work, i: int) -> None:
         if len(band.members) == 1:
             del w.units[i]
             return
-        rest = edit(band, members=band.members[1:])
-        band = edit(rest, health=rules.stats(rest)[1])
+        rest = band._replace(members=band.members[1:])
+        band = rest._replace(health=rules.stats(rest)[1])
         w.units[i] = band
 
 
@@ -112,7 +112,7 @@ def level_up(rules: CloudspireRules, w: Work, hex_: str) -> None:
     if hero.level + 1 >= len(kind.levels):
         return
     gain = kind.levels[hero.level + 1].health - kind.levels[hero.level].health
-    w.units[j] = edit(hero, level=hero.level + 1, health=hero.health + max(0, gain))
+    w.units[j] = hero._replace(level=hero.level + 1, health=hero.health + max(0, gain))
     side = w.sides[hero.owner]
     levels = list(side.hero_levels)
     levels[rules.unit_index[kind.id]] = hero.level + 1
@@ -121,7 +121,7 @@ def level_up(rules: CloudspireRules, w: Work, hex_: str) -> None:
 
 def attack(rules: CloudspireRules, w: Work, f: int, at: str, target: str) -> None:
     i = next(i for i, u in enumerate(w.units) if u.hex == at)
-    attacker = edit(w.units[i], attacked=True)
+    attacker = w.units[i]._replace(attacked=True)
     w.units[i] = attacker
     power = rules.stats(attacker)[0]
     by_hero = at if rules.is_hero(attacker) else None
@@ -129,7 +129,7 @@ def attack(rules: CloudspireRules, w: Work, f: int, at: str, target: str) -> Non
     if j is not None:
         defender = w.units[j]
         struck = defender.struck
-        w.units[j] = edit(defender, struck=True)
+        w.units[j] = defender._replace(struck=True)
         defeated = damage_band(rules, w, j, power, f, by_hero) if power else False
         if not defeated and not struck:  # retaliation, the first time each turn
             back = rules.stats(defender)[0]
@@ -157,7 +157,7 @@ def attack(rules: CloudspireRules, w: Work, f: int, at: str, target: str) -> Non
     lm = w.landmarks[m]
     face = rules.catalogue.faces[lm.face]
     left = max(0, lm.health - power)
-    w.landmarks[m] = edit(lm, health=left, struck=True)
+    w.landmarks[m] = lm._replace(health=left, struck=True)
     if left == 0:  # RULING (landmarks): a defeated landmark stays as ground nobody enters
         gain(rules, w, f, face.reward)
         if by_hero is not None:
@@ -175,7 +175,7 @@ def damage_spire(rules: CloudspireRules, w: Work, k: int, damage: int, by: int,
         return
     rest = spire.upgrades[1:]
     if rest:
-        w.spires[k] = edit(spire, upgrades=rest)
+        w.spires[k] = spire._replace(upgrades=rest)
         return
     kind = rules.catalogue.spires[spire.kind]
     del w.spires[k]

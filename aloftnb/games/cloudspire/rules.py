@@ -255,8 +255,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         landmarks = tuple(Landmark(h, "", False, 0, (False,) * self.factions, False, False)
                           for h in cat.map.landmarks)
         s = CloudspireState(
-            wave=1, phase="event", actor=0, order=(), turn=0, round=0, rounds_played=0, stage="",
-            marched=False, sides=tuple(sides), units=(), spires=(), landmarks=landmarks,
+            rules=self, wave=1, phase="event", actor=0, order=(), turn=0, round=0,
+            rounds_played=0, stage="", marched=False, sides=tuple(sides), units=(), spires=(),
+            landmarks=landmarks,
             slots=(EMPTY,) * len(self.slots), event="", event_deck=cat.deck(cat.events),
             market_deck=cat.deck(cat.chips), market=(EMPTY,) * self.market_slots,
             earthscape_deck=cat.deck(cat.earthscapes), earthscape_offer=EMPTY,

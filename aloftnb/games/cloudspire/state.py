@@ -1,6 +1,7 @@
-"""The Cloudspire state: frozen dataclass records (their dict form and checked reader come from
-aloftnb.core.records), the fast copy-and-change helper the rules use, and `Work`, the mutable
-draft an action changes (the flow's draft; `Work.freeze` settles it into a new state).
+"""The Cloudspire state: `@record` named tuples (aloftnb/core/records.py: their dict form and
+checked reader come from there, and the state holds its rules, so `state.to_dict()` and a
+notebook's drawing work) and `Work`, the draft an action changes (the flow's draft;
+`Work.freeze` settles it into a new state).
 
 Hexes are named "q,r" (axial coordinates, aloftnb/kit/hexgrid.py). A faction is numbered by its
 place at the table: factions 0..players-1 are the seats; in solo and cooperative games the
@@ -10,11 +11,13 @@ factions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.chance import CHANCE
-from ...core.records import record_to_dict
+from ...core.records import Draft, record
+
+if TYPE_CHECKING:
+    from .rules import CloudspireRules
 
 OVER = -2  # `actor` once the game is over (CHANCE, -1, marks a chance step)
 PHASES = ("event", "income", "market", "build", "prep", "onslaught")
@@ -24,20 +27,9 @@ EMPTY = ""  # an empty market slot, earthscape offer or slot
 # Where Source was spent: indexes into Side.spent.
 SPENT_MARKET, SPENT_BUILD, SPENT_ONSLAUGHT = range(3)
 
-T = TypeVar("T")
 
-
-def edit(record: T, **changes: Any) -> T:
-    """A copy of a frozen record with some fields changed (a fast dataclasses.replace: the
-    records hold plain values, so no __post_init__ or checks are skipped)."""
-    new = object.__new__(type(record))
-    new.__dict__.update(record.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
-@dataclass(frozen=True)
-class Band:
+@record
+class Band(NamedTuple):
     """A hero, a minion, or a group of minions: in play on a hex or in a deployment stack."""
 
     owner: int
@@ -51,16 +43,16 @@ class Band:
     struck: bool  # attacked already this turn (only the first attack draws retaliation)
 
 
-@dataclass(frozen=True)
-class Spire:
+@record
+class Spire(NamedTuple):
     owner: int
     kind: str
     hex: str
     upgrades: str  # "A" attack, "R" range, "F" fortification; bottom first
 
 
-@dataclass(frozen=True)
-class Landmark:
+@record
+class Landmark(NamedTuple):
     hex: str
     face: str  # "" until the first exploration draws it
     revealed: bool
@@ -70,8 +62,8 @@ class Landmark:
     struck: bool  # attacked already this turn
 
 
-@dataclass(frozen=True)
-class Side:
+@record
+class Side(NamedTuple):
     """One faction's holdings and this wave's choices."""
 
     faction: str  # faction id in the catalogue
@@ -98,8 +90,11 @@ class Side:
     campfire: bool  # its heroes rest until the wave ends (the campfire check found it alone)
 
 
-@dataclass(frozen=True)
-class CloudspireState:
+@record
+class CloudspireState(NamedTuple):
+    """One position. Use `.to_dict()` for the documented plain-data form."""
+
+    rules: CloudspireRules
     wave: int  # 1..waves
     phase: str  # one of PHASES
     actor: int  # faction to act, CHANCE, or OVER
@@ -132,75 +127,28 @@ class CloudspireState:
     winners: tuple[int, ...]  # once over
     reason: str  # once over
 
-    def to_dict(self) -> dict[str, Any]:
-        """The state as plain JSON data (what `rules.state_to_dict` gives)."""
-        return record_to_dict(self)
-
-    def _replace(self, **changes: Any) -> CloudspireState:
-        """A copy with some fields changed, unchecked (named-tuple style, for notebooks and
-        tests; `match.set_state` checks it)."""
-        return edit(self, **changes)
-
-
-_STATE_FIELDS = tuple(f.name for f in fields(CloudspireState))
-CloudspireState._fields = _STATE_FIELDS  # type: ignore[attr-defined]
-_LISTS = ("sides", "units", "spires", "landmarks")
+    def __repr__(self) -> str:
+        if self.actor == OVER:
+            where = "over"
+        elif self.actor == CHANCE:
+            where = f"{self.phase}, chance draws ({self.draw})"
+        else:
+            where = f"{self.phase}, faction {self.actor} to act"
+        return f"<CloudspireState wave {self.wave}, {where}>"
 
 
-class Work:
-    """A state being changed by one action: its fields as attributes, its collections as lists."""
+class Work(Draft):
+    """A state being changed by one action: its fields as attributes, its collections (sides,
+    units, spires, landmarks) as lists; `freeze()` settles it into a new state."""
 
-    wave: int
-    phase: str
-    actor: int
-    order: tuple[int, ...]
-    turn: int
-    round: int
-    rounds_played: int
-    stage: str
-    marched: bool
-    slots: tuple[str, ...]
-    event: str
-    event_deck: tuple[str, ...]
-    market_deck: tuple[str, ...]
-    market: tuple[str, ...]
-    earthscape_deck: tuple[str, ...]
-    earthscape_offer: str
-    face_pool: tuple[str, ...]
-    draw: str
-    refills: tuple[int, ...]
-    firing: tuple[str, ...]
-    target: str
-    dice: int
-    damage: int
-    exploring: int
-    placed: str
-    winners: tuple[int, ...]
-    reason: str
+    RECORD = CloudspireState
+    LISTS = ("sides", "units", "spires", "landmarks")
 
     # What the rules did by themselves (a march with no click), when asked for the log line.
     notes: list[str] | None = None
 
-    def __init__(self, s: CloudspireState) -> None:
-        self.__dict__.update(s.__dict__)
-        self.sides: list[Side] = list(s.sides)
-        self.units: list[Band] = list(s.units)
-        self.spires: list[Spire] = list(s.spires)
-        self.landmarks: list[Landmark] = list(s.landmarks)
-
-    def freeze(self) -> CloudspireState:
-        # The draft's attributes are the state's fields, in their order (__init__ copied them),
-        # plus `notes`: a copy of the dict is the fastest way to them.
-        data = self.__dict__.copy()
-        data.pop("notes", None)
-        for name in _LISTS:
-            data[name] = tuple(data[name])
-        new = object.__new__(CloudspireState)
-        new.__dict__.update(data)
-        return new
-
     def side(self, faction: int, **changes: Any) -> None:
-        self.sides[faction] = edit(self.sides[faction], **changes)
+        self.sides[faction] = self.sides[faction]._replace(**changes)
 
     def spend(self, faction: int, amount: int, phase: int) -> None:
         """Pay Source, counted as spent in `phase` (SPENT_MARKET, SPENT_BUILD or
@@ -217,6 +165,6 @@ def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     return items[:i] + items[i + 1:]
 
 
-__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "SPENT_BUILD", "SPENT_MARKET",
-           "SPENT_ONSLAUGHT", "STAGES", "Band", "CloudspireState", "Landmark", "Side", "Spire",
-           "Work", "edit", "without"]
+__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "SPENT_BUILD",
+           "SPENT_MARKET", "SPENT_ONSLAUGHT", "STAGES", "Band", "CloudspireState", "Landmark",
+           "Side", "Spire", "Work", "without"]

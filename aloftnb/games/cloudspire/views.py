@@ -8,7 +8,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ...core.records import record_to_dict
-from .state import OVER, Band, CloudspireState, edit
+from .state import OVER, Band, CloudspireState
 from .texts import doing_text, result_text, where_text
 
 if TYPE_CHECKING:
@@ -59,9 +59,9 @@ def before_hidden_deploys(rules: CloudspireRules, s: CloudspireState,
             heroes -= kind.hero
         if i and band.equipment:
             equipment.append(band.equipment)
-    side = edit(side, barracks=tuple(barracks), command=command, heroes=heroes,
-                equipment=tuple(sorted(equipment)))
-    return edit(s, sides=s.sides[:f] + (side,) + s.sides[f + 1:])
+    side = side._replace(barracks=tuple(barracks), command=command, heroes=heroes,
+                         equipment=tuple(sorted(equipment)))
+    return s._replace(sides=s.sides[:f] + (side,) + s.sides[f + 1:])
 
 
 def board_view(rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
@@ -186,7 +186,7 @@ def determinize(rules: CloudspireRules, s: CloudspireState, seat: int, rng: rand
         # A stack being built is left as it is: its bottom decides what its owner may add.
         if f == seat or not side.stack or (s.phase == "prep" and f == s.actor):
             continue
-        sides[f] = edit(side, stack=resample_stack(rules, side.stack, rng))
+        sides[f] = side._replace(stack=resample_stack(rules, side.stack, rng))
     unseen = [i for i, lm in enumerate(s.landmarks)
               if lm.face and not lm.revealed and not lm.known[seat]]
     landmarks, pool = list(s.landmarks), s.face_pool
@@ -194,9 +194,9 @@ def determinize(rules: CloudspireRules, s: CloudspireState, seat: int, rng: rand
         faces = [s.landmarks[i].face for i in unseen] + list(pool)
         rng.shuffle(faces)
         for i, face in zip(unseen, faces):
-            landmarks[i] = edit(landmarks[i], face=face)
+            landmarks[i] = landmarks[i]._replace(face=face)
         pool = tuple(sorted(faces[len(unseen):]))
-    return edit(s, sides=tuple(sides), landmarks=tuple(landmarks), face_pool=pool)
+    return s._replace(sides=tuple(sides), landmarks=tuple(landmarks), face_pool=pool)
 
 
 def resample_stack(rules: CloudspireRules, stack: tuple[Band, ...], rng: random.Random
@@ -217,7 +217,7 @@ def resample_stack(rules: CloudspireRules, stack: tuple[Band, ...], rng: random.
 
     def new_band(members: tuple[str, ...], level: int = 0, gear: str = "") -> Band:
         band = Band(top.owner, members, 1, "", level, gear, False, False, False)
-        return edit(band, health=rules.stats(band)[1])
+        return band._replace(health=rules.stats(band)[1])
 
     top = stack[0]
     below = stack[1:]
@@ -232,14 +232,14 @@ def resample_stack(rules: CloudspireRules, stack: tuple[Band, ...], rng: random.
         floor = move(top.members[0])
         chosen = rng.sample([i for i, m in enumerate(minions) if move(m) >= floor], hidden)
         members = sorted((minions[i] for i in chosen), key=move)
-        top = edit(top, members=(top.members[0], *members))
+        top = top._replace(members=(top.members[0], *members))
         taken = set(chosen)
         minions = [m for i, m in enumerate(minions) if i not in taken]
     rng.shuffle(minions)
     bands: list[Band] = []
     for m in minions:
         if bands and move(m) >= move(bands[-1].members[-1]) and rng.random() < 0.5:
-            bands[-1] = edit(bands[-1], members=bands[-1].members + (m,))
+            bands[-1] = bands[-1]._replace(members=bands[-1].members + (m,))
         else:
             bands.append(new_band((m,)))
     rng.shuffle(heroes)

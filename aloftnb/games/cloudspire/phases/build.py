@@ -14,7 +14,7 @@ from ....core.action import Action
 from ....core.flow import UNTIL_ALL_PASS
 from ....core.words import possessive, with_article
 from ..actions import UPGRADE_WORDS, A, CloudspireAction
-from ..state import SPENT_BUILD, Spire, Work, edit, without
+from ..state import SPENT_BUILD, Spire, Work, without
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -78,7 +78,7 @@ def build(rules: CloudspireRules, w: Work, action: CloudspireAction, phase: int)
         i = next(i for i, sp in enumerate(w.spires) if sp.hex == action.at)
         spire = w.spires[i]
         w.spend(f, upgrade_cost(rules, spire, action.kind), phase)
-        w.spires[i] = edit(spire, upgrades=spire.upgrades + action.kind)  # on top
+        w.spires[i] = spire._replace(upgrades=spire.upgrades + action.kind)  # on top
     elif action.type == "advance":
         fac = rules._faction(side)
         j = next(j for j, st in enumerate(fac.structures) if st.id == action.structure)

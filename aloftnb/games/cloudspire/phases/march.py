@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ....kit.hexgrid import reachable
 from ..actions import A, CloudspireAction
 from ..map import FAR
-from ..state import Band, Work, edit
+from ..state import Band, Work
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -39,10 +39,10 @@ def move_hero(rules: CloudspireRules, w: Work, f: int, start: str, to: str) -> N
         side = w.sides[f]
         band = side.stack[0]
         w.side(f, stack=side.stack[1:])
-        w.units.append(edit(band, hex=to, moved=True))
+        w.units.append(band._replace(hex=to, moved=True))
         return
     i = next(i for i, u in enumerate(w.units) if u.hex == start)
-    w.units[i] = edit(w.units[i], hex=to, moved=True)
+    w.units[i] = w.units[i]._replace(hex=to, moved=True)
 
 
 def march(rules: CloudspireRules, w: Work, f: int) -> None:
@@ -76,7 +76,7 @@ def march(rules: CloudspireRules, w: Work, f: int) -> None:
         if spot is None:  # RULING (blocked gate): it stays on the stack this turn
             break
         w.side(f, stack=stack[1:])
-        placed = edit(band, hex=rules.gate_hexes[f])
+        placed = band._replace(hex=rules.gate_hexes[f])
         w.units.append(placed)
         step_minion(rules, w, placed, rules.gate_hexes[f], gate)
 
@@ -130,13 +130,13 @@ def step_minion(rules: CloudspireRules, w: Work, band: Band, start: str, gate: s
         # a friendly hero on the way is displaced to where the minion stood
         for j, u in enumerate(w.units):
             if u.hex == nxt:
-                w.units[j] = edit(u, hex=at)
+                w.units[j] = u._replace(hex=at)
         taken.discard(at)
         taken.add(nxt)
         if at == start and start == rules.gate_hexes[band.owner]:
             taken.add(start)  # the gate stays a wall
         visited.add(nxt)
         at = nxt
-    new = edit(band, hex=at, moved=True)
+    new = band._replace(hex=at, moved=True)
     w.units[i] = new
     return new

@@ -13,7 +13,7 @@ from ....core.chance import CHANCE
 from ....core.words import possessive
 from .. import fights
 from ..actions import A, CloudspireAction
-from ..state import OVER, SPENT_ONSLAUGHT, Work, edit, without
+from ..state import OVER, SPENT_ONSLAUGHT, Work, without
 from . import build
 from .march import forced_hero, hero_moves, march, move_hero
 
@@ -57,9 +57,9 @@ def begin_turn(rules: CloudspireRules, w: Work) -> None:
             break
         w.turn += 1
     campfire_check(rules, w)
-    w.units = [edit(u, moved=False, attacked=False, struck=False) if u.owner == f
-               else edit(u, struck=False) for u in w.units]
-    w.landmarks = [edit(lm, explored=False, struck=False) for lm in w.landmarks]
+    w.units = [u._replace(moved=False, attacked=False, struck=False) if u.owner == f
+               else u._replace(struck=False) for u in w.units]
+    w.landmarks = [lm._replace(explored=False, struck=False) for lm in w.landmarks]
     w.stage, w.marched, w.actor, w.exploring = "move", False, f, -1
     continue_move(rules, w)
 
@@ -256,12 +256,12 @@ def on_explore(rules: CloudspireRules, w: Work, action: CloudspireAction) -> Non
     lm = w.landmarks[i]
     w.exploring = i
     if not lm.face:
-        w.landmarks[i] = edit(lm, explored=True)
+        w.landmarks[i] = lm._replace(explored=True)
         w.draw, w.actor = "face", CHANCE
         return
     known = list(lm.known)
     known[f] = True
-    w.landmarks[i] = edit(lm, explored=True, known=tuple(known))
+    w.landmarks[i] = lm._replace(explored=True, known=tuple(known))
 
 
 def on_face(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
@@ -271,7 +271,7 @@ def on_face(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     known = list(lm.known)
     f = current_faction(rules, w)
     known[f] = True
-    w.landmarks[w.exploring] = edit(lm, face=card, known=tuple(known))
+    w.landmarks[w.exploring] = lm._replace(face=card, known=tuple(known))
     w.face_pool = without(w.face_pool, card)
     w.draw, w.actor = "", f
 
@@ -282,7 +282,7 @@ def on_look(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     lm = w.landmarks[w.exploring]
     if action.type == "reveal":
         face = rules.catalogue.faces[lm.face]
-        w.landmarks[w.exploring] = edit(lm, revealed=True, health=face.health)
+        w.landmarks[w.exploring] = lm._replace(revealed=True, health=face.health)
         if face.reveal_source:
             fights.gain(rules, w, f, face.reveal_source)
     w.exploring = -1

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ....core.action import Action
 from ....core.words import possessive, with_article
 from ..actions import A, CloudspireAction
-from ..state import Band, Work, edit, without
+from ..state import Band, Work, without
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -93,9 +93,9 @@ def on_prep(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
         continue_prep(rules, w)
     elif action.type == "equip":
         stack = list(side.stack)
-        stack[-1] = edit(stack[-1], equipment=action.item,
-                         health=stack[-1].health + rules.catalogue.equipment[action.item]
-                         .health)
+        gear = rules.catalogue.equipment[action.item]
+        stack[-1] = stack[-1]._replace(equipment=action.item,
+                                       health=stack[-1].health + gear.health)
         w.side(f, stack=tuple(stack), equipment=without(side.equipment, action.item))
     else:  # deploy: one unit to the bottom of the stack
         i = rules.unit_index[action.unit]
@@ -105,7 +105,7 @@ def on_prep(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
         cost = 0 if kind.merc else kind.cost
         stack = list(side.stack)
         if action.group:  # joins the group above; the group keeps its top minion's health
-            stack[-1] = edit(stack[-1], members=stack[-1].members + (action.unit,))
+            stack[-1] = stack[-1]._replace(members=stack[-1].members + (action.unit,))
         else:
             level = side.hero_levels[i] if kind.hero else 0
             health = kind.levels[min(level, len(kind.levels) - 1)].health
