@@ -13,12 +13,12 @@ import pytest
 import aloftnb
 from aloftnb import CHANCE
 from aloftnb.core.registry import make_rules
-from aloftnb.errors import IllegalAction, InvalidOptions
+from aloftnb.errors import IllegalAction, InvalidOptions, InvalidState
 from aloftnb.games.cloudspire import fights
 from aloftnb.games.cloudspire.phases import market
 from aloftnb.games.cloudspire.rules import FLOW
 from aloftnb.games.cloudspire.rules import CloudspireAction as A
-from aloftnb.games.cloudspire.state import OVER, Band, Spire, Work
+from aloftnb.games.cloudspire.state import NOBODY, OVER, Band, Spire, Work
 
 
 def rules_for(players: int = 2, **options):
@@ -616,8 +616,29 @@ def test_gates_retaliate_for_one_every_time_and_a_fallen_gate_ends_a_two_player_
     assert s2.sides[1].gate == 3 and unit(s2, "cinder_warden").health == 3
     s3 = rules.apply(s._replace(sides=(s.sides[0], s.sides[1]._replace(gate=1))),
                      A("attack", at="1,2", target="0,3"))
-    assert s3.actor == OVER and s3.winners == (0,) and rules.is_over(s3)
+    assert s3.phase == OVER and s3.actor == NOBODY and s3.winners == (0,) and rules.is_over(s3)
+    assert rules.phase(s3) == "onslaught" and s3.stage == ""  # the phase it ended in
     assert rules.outcome(s3).reason == "faction 0's gate is the last standing"
+
+
+def test_a_finished_game_records_over_in_its_phase_and_nobody_as_its_actor():
+    """core.flow.OVER is every game's game-over marker; the flow reports the phase it ended in."""
+    rules = rules_for(2, waves=1)
+    s, rng = rules.initial_state(4), random.Random(4)
+    middle = None
+    while not rules.is_over(s):
+        middle = middle or (s if s.phase == "build" else None)
+        s = rules.apply(s, rng.choice(rules.legal_actions(s)) if s.actor >= 0
+                        else rules.sample_chance(s, rng))
+    assert (s.phase, s.actor, s.stage) == (OVER, NOBODY, "") and FLOW.ended == OVER
+    assert rules.phase(s) == "onslaught" and rules.current_player(s) is None
+    assert repr(s) == "<CloudspireState wave 1, over>"
+    assert s.to_dict() == rules.state_to_dict(s) and s.to_dict()["phase"] == "over"
+    rules.check_state(s)
+    for wrong in (s._replace(actor=0), s._replace(phase="onslaught"),
+                  middle._replace(actor=NOBODY, winners=(0,), reason="made up")):
+        with pytest.raises(InvalidState, match="actor is -2 .nobody. exactly when the phase"):
+            rules.check_state(wrong)
 
 
 def test_ties_on_gate_health_go_to_damage_dealt_then_source():
@@ -790,7 +811,7 @@ def test_factions_marking_a_fallen_gate_turn_to_the_next_standing_one():
     w.side(1, gate=0)
     fights.eliminate(rules, w, 1)
     assert w.sides[0].mark == 2 and w.sides[2].mark == 0  # RULING (fallen mark)
-    assert w.actor != OVER  # two gates still stand
+    assert w.phase != OVER  # two gates still stand
 
 
 def test_event_repairs_never_raise_a_gate_above_its_start():

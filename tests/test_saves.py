@@ -161,6 +161,33 @@ def test_a_save_from_a_later_state_form_is_refused():
         aloftnb.Match.from_dict(data)
 
 
+def _finished_cloudspire_with_an_edit() -> tuple[aloftnb.Match, dict[str, Any]]:
+    """A finished one-wave Cloudspire game, its last state set again from a cell (an edit)."""
+    m = aloftnb.new_match("cloudspire", players=2, seed=3, waves=1)
+    rng = random.Random(3)
+    while not m.is_over:
+        m.play(rng.choice(m.legal_actions()))
+    m.set_state(m.state.to_dict())
+    return m, m.to_dict()
+
+
+def test_a_cloudspire_save_of_the_first_state_form_with_a_finished_game_edited_still_loads():
+    """State form 1 marked a finished Cloudspire game by its actor (-2) alone and kept the phase
+    it ended in; form 2 records the phase "over". An old save's edit is read in today's shape."""
+    m, data = _finished_cloudspire_with_an_edit()
+    edit = data["timeline"][-1]
+    assert edit["kind"] == "edit" and edit["state"]["phase"] == "over"
+    for state in (edit["state"], data["state"]):  # as state form 1 wrote them
+        state["phase"] = "onslaught"
+    data["state_form"] = 1
+    loaded = aloftnb.Match.from_dict(data)
+    assert loaded.state == m.state and loaded.state.phase == "over" and loaded.is_over
+    assert loaded.position == m.position and loaded.outcome() == m.outcome()
+    data["state_form"] = 2  # the same dict in today's form is not a finished game
+    with pytest.raises(InvalidSave, match="actor is -2 .nobody. exactly when the phase is over"):
+        aloftnb.Match.from_dict(data)
+
+
 # -- a save never reads a file ------------------------------------------------------------------
 @pytest.mark.parametrize("game, players", [("commodores", 3), ("cloudspire", 2)])
 def test_a_catalogue_path_in_a_save_is_refused_without_touching_the_file(game, players,

@@ -70,6 +70,8 @@ CASES: list[tuple[str, str, int, dict[str, Any], int | None, bool, bool]] = [
     ("cloudspire-rulings2-2p-mid-forced", "cloudspire", 2, {}, 70, True, True),
     ("cloudspire-rulings2-4p-end", "cloudspire", 4, {"waves": 2}, None, False, False),
     ("cloudspire-rulings2-solo-mid", "cloudspire", 1, {"mode": "solo"}, 40, False, False),
+    # Cloudspire's second state form (a finished game's phase is "over", issue 20).
+    ("cloudspire-form2-2p-end", "cloudspire", 2, {"waves": 2}, None, False, True),
 ]
 
 

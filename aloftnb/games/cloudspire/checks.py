@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import CHANCE, DRAWS, OVER, PHASES, STAGES, CloudspireState
+from .state import CHANCE, DRAWS, NOBODY, OVER, PHASES, STAGES, CloudspireState
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -16,35 +16,36 @@ def state_problem(rules: CloudspireRules, s: CloudspireState) -> str | None:
     cat, nf = rules.catalogue, rules.factions
     if not 1 <= s.wave <= rules.waves:
         return f"wave must be 1..{rules.waves}"
-    if s.phase not in PHASES or s.phase == "income":
-        return "phase must be event, market, build, prep or onslaught"
-    if s.stage not in STAGES or (s.stage != "") != (s.phase == "onslaught" and
-                                                     s.actor != OVER):
+    if (s.phase not in PHASES and s.phase != OVER) or s.phase == "income":
+        return "phase must be event, market, build, prep, onslaught or over"
+    if (s.actor == NOBODY) != (s.phase == OVER):
+        return "actor is -2 (nobody) exactly when the phase is over (the game has ended)"
+    if s.stage not in STAGES or (s.stage != "") != (s.phase == "onslaught"):
         return "stage must name the onslaught stage (and only in the onslaught)"
     if s.draw not in DRAWS or (s.actor == CHANCE) != bool(s.draw):
         return "draw must say what a chance step draws (and only at a chance step)"
     if len(s.sides) != nf:
         return f"sides must list {nf} factions"
-    if not (s.actor in (OVER, CHANCE) or 0 <= s.actor < nf) or s.actor in rules.bots:
-        return "actor must be a seat's faction, -1 (chance) or -2 (over)"
+    if not (s.actor in (NOBODY, CHANCE) or 0 <= s.actor < nf) or s.actor in rules.bots:
+        return "actor must be a seat's faction, -1 (chance) or -2 (nobody: the game is over)"
     if len(set(s.order)) != len(s.order) or any(not 0 <= f < nf for f in s.order) or (
-            not s.order and s.actor != OVER):
+            not s.order and s.phase != OVER):
         return "order must list factions once each"
-    if s.actor != OVER and not 0 <= s.turn < len(s.order) + (s.phase == "market"):
+    if s.phase != OVER and not 0 <= s.turn < len(s.order) + (s.phase == "market"):
         return "turn must point into the order"
     if s.actor >= 0 and s.phase == "onslaught" and s.stage != "fire" and (
             s.actor != s.order[s.turn]):
         return "the onslaught's actor is the faction whose turn it is"
-    if not 0 <= s.round <= rules.round_limit or (s.actor != OVER and (s.round == 0) != (
+    if not 0 <= s.round <= rules.round_limit or (s.phase != OVER and (s.round == 0) != (
             s.phase != "onslaught")) or not 0 <= s.rounds_played <= rules.waves * (
             rules.round_limit):
         return f"round must be 1..{rules.round_limit} in the onslaught, 0 before"
     if s.placed and (s.phase != "build" or s.actor < 0 or s.placed not in rules.slots or not
                      s.slots[rules.slots.index(s.placed)]):
         return "placed must name an earthscape placed in this build turn (or be empty)"
-    if s.actor == OVER and not s.reason:
+    if s.phase == OVER and not s.reason:
         return "a finished game says why it ended"
-    if any(not 0 <= f < nf for f in s.winners) or (s.actor != OVER and s.winners):
+    if any(not 0 <= f < nf for f in s.winners) or (s.phase != OVER and s.winners):
         return "winners are factions, once the game is over"
     if len(s.landmarks) != len(cat.map.landmarks) or len(s.slots) != len(
             rules.slots) or len(s.market) != rules.market_slots:
@@ -89,7 +90,7 @@ def state_problem(rules: CloudspireRules, s: CloudspireState) -> str | None:
             return f"side {f} holds unknown equipment or earthscapes"
         if len(side.gate_history) > rules.waves:
             return f"side {f}'s gate history is longer than the game"
-        if side.campfire and s.phase != "onslaught":
+        if side.campfire and s.phase not in ("onslaught", OVER):
             return f"side {f} is in campfire mode outside an onslaught"
     bands = list(s.units) + [b for side in s.sides for b in side.stack]
     for band in bands:

@@ -19,6 +19,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ...core.drawing import FONT, PanelText, attr, map_and_panel, zoom_scale
+from ...core.flow import OVER
 from ...core.words import fit_size, possessive
 from ...kit import hexdraw
 from .actions import UPGRADE_WORDS
@@ -331,7 +332,8 @@ def _panel(view: dict[str, Any], x: float, log: list[str]) -> tuple[str, int]:
         wrapped(x + 18, f"Gate ♥{side['gate']} · Source {side['source']}/{info['source_cap']}"
                         f" · command {more['command']}"
                         + (f" · mark: {more['mark_name']}" if more["mark_name"] else "")
-                        + (" · done" if more["done"] and view["phase"] != "onslaught" else ""))
+                        + (" · done" if more["done"] and view["phase"] not in ("onslaught", OVER)
+                           else ""))
         fortress = ", ".join(f"{n} {b}/{t}" for n, b, t in more["structures"])
         wrapped(x + 18, f"Fortress: {fortress}", fill="#34495e")
         barracks = ", ".join(f"{n} ×{c}" for n, c in more["barracks"]) or "empty"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import CloudspireRules
-from .state import PHASES, STAGES
+from .state import OVER, PHASES, STAGES
 
 
 def observation_shape(rules: CloudspireRules) -> tuple[int, ...]:
@@ -24,6 +24,13 @@ def observation_shape(rules: CloudspireRules) -> tuple[int, ...]:
 
 def _unit(value: float, top: float) -> float:
     return max(0.0, min(1.0, value / top))
+
+
+def _phase(rules: CloudspireRules, view: dict[str, Any]) -> str:
+    """The view's phase as the encodings show it: a finished game (phase OVER) in the phase it
+    ended in, as before the end had its own marker (the actor -2 says it is over)."""
+    phase: str = view["phase"]
+    return rules.flow.ended_phase if phase == OVER else phase
 
 
 def observation(rules: CloudspireRules, view: dict[str, Any], seat: int) -> list[float]:
@@ -55,7 +62,8 @@ def observation(rules: CloudspireRules, view: dict[str, Any], seat: int) -> list
                 _unit(side["limited_builds"], 5)]
         out += [float(side["mark"] == g) for g in range(f)]
     out += [float(bool(chip)) for chip in view["market"]] + [float(bool(view["earthscape_offer"]))]
-    out += [float(view["phase"] == p) for p in PHASES]
+    phase = _phase(rules, view)
+    out += [float(phase == p) for p in PHASES]
     out += [float(view["stage"] == st) for st in STAGES]
     out.append(_unit(view["wave"], rules.waves))
     out += [float(view["actor"] == g) for g in range(f)]
@@ -72,7 +80,7 @@ class _Slots:
 
 
 def observation_string(rules: CloudspireRules, view: dict[str, Any], seat: int) -> str:
-    lines = [f"observer {seat}; wave {view['wave']}, {view['phase']}"
+    lines = [f"observer {seat}; wave {view['wave']}, {_phase(rules, view)}"
              + (f" ({view['stage']})" if view["stage"] else "")
              + f", round {view['round']}, actor {view['actor']}"]
     for g, side in enumerate(view["sides"]):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.words import possessive
 from .map import FAR
 from .phases.prep import mark_options
-from .state import OVER, Work
+from .state import NOBODY, OVER, Work
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -209,7 +209,7 @@ def eliminate(rules: CloudspireRules, w: Work, g: int) -> None:
 
 def finish(rules: CloudspireRules, w: Work) -> None:
     """The game ends: the winners and why."""
-    w.actor, w.stage, w.draw = OVER, "", ""
+    w.phase, w.actor, w.stage, w.draw = OVER, NOBODY, "", ""
     gates = [side.gate for side in w.sides]
     if rules.mode == "competitive":
         standing = [f for f in range(rules.factions) if gates[f] > 0]

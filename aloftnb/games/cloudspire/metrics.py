@@ -102,7 +102,7 @@ class CloudspireHooks(GameHooks[CloudspireRules, CloudspireState]):
         return 1000
 
     def evaluate(self, rules: CloudspireRules, s: CloudspireState, seat: int) -> float:
-        if s.actor == OVER:
+        if s.phase == OVER:
             return 1000.0 if seat in s.winners else -1000.0
         mine = [f for f in range(rules.factions) if not rules.opposed(seat, f)]
         rivals = [f for f in range(rules.factions) if rules.opposed(seat, f)]
@@ -116,7 +116,7 @@ class CloudspireHooks(GameHooks[CloudspireRules, CloudspireState]):
                 for seat in range(rules.players)}
 
     def rewards(self, rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
-        winners = s.winners if s.actor == OVER else ()
+        winners = s.winners if s.phase == OVER else ()
         return {seat: (1.0 if seat in winners else 0.0) for seat in range(rules.players)}
 
     def measures(self, rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
-from ...core.flow import ONCE_EACH, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
+from ...core.flow import ONCE_EACH, OVER, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
@@ -57,7 +57,7 @@ from .phases.onslaught import (
 from .state import (
     CHANCE,
     EMPTY,
-    OVER,
+    NOBODY,
     Band,
     CloudspireState,
     Landmark,
@@ -115,6 +115,8 @@ FLOW = Flow(
               )),
     ),
     stage_field="stage",
+    # A finished game records OVER in its phase; it ended in an onslaught.
+    ended=OVER, ended_phase="onslaught",
     draft=Work,
     settle=Work.freeze,
     # Onslaught rounds counted through the game (the phases before an onslaught belong to its
@@ -137,6 +139,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
     actions = ACTIONS  # action_class, action_types, parse_action, str() and the numbering
     state_class = CloudspireState
     derived_keys = ("board",)  # worked out from the rest (the map, stats); Match.edit drops it
+    # 2: a finished game's phase is "over" (core.flow.OVER); form 1 kept the phase it ended in
+    # and marked the end by its actor alone (upgrade_state_dict).
+    state_form = 2
     encoding = "aloftnb.games.cloudspire.encoding"
     game_catalogue = CATALOGUE  # the catalogue option; saves hold its data
     option_spec: ClassVar[dict[str, Option]] = {
@@ -269,16 +274,16 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
 
     # -- whose turn, the end -------------------------------------------------------------------
     def current_player(self, s: CloudspireState) -> int | None:
-        return None if s.actor == OVER else s.actor
+        return None if s.phase == OVER else s.actor
 
     def is_over(self, s: CloudspireState) -> bool:
-        return s.actor == OVER
+        return s.phase == OVER
 
     def scores(self, s: CloudspireState) -> dict[int, float]:
         return {seat: float(s.sides[seat].gate) for seat in range(self.players)}
 
     def outcome(self, s: CloudspireState) -> Outcome | None:
-        if s.actor != OVER:
+        if s.phase != OVER:
             return None
         return Outcome(s.winners, self.scores(s), s.reason)
 
@@ -366,7 +371,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         the actor once: this is the fast path), or the chance outcomes at a chance step."""
         if s.actor >= 0:
             return FLOW.legal(self, s, s.actor)
-        return [] if s.actor == OVER else [o for o, _ in self.chance_outcomes(s)]
+        return [] if s.phase == OVER else [o for o, _ in self.chance_outcomes(s)]
 
     def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
         return bot_faction.play_bots(self, self._apply_one(s, action))
@@ -394,6 +399,12 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
             data = {k: v for k, v in data.items() if k != "board"}  # worked out, not read
         return super().state_from_dict(data)
 
+    def upgrade_state_dict(self, data: dict[str, Any], form: int) -> dict[str, Any]:
+        """Form 1: a finished game (actor -2) kept the phase it ended in; it is now OVER."""
+        if form < 2 and isinstance(data, dict) and data.get("actor") == NOBODY:
+            data["phase"] = OVER
+        return data
+
     def view(self, s: CloudspireState, seat: int | None) -> dict[str, Any]:
         return views.view(self, s, seat)
 
@@ -419,7 +430,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
     def _refusal(self, s: CloudspireState, action: Action) -> str | None:
         """The rule a well-formed action breaks here, in words (None: no specific reason)."""
         kind = action.type
-        if s.actor == OVER:
+        if s.phase == OVER:
             return f"the game is over ({s.reason})"
         if s.actor == CHANCE:
             return self._chance_refusal(s, action)

@@ -14,13 +14,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.chance import CHANCE
+from ...core.flow import OVER
 from ...core.records import Draft, record
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
 
-OVER = -2  # `actor` once the game is over (CHANCE, -1, marks a chance step)
-PHASES = ("event", "income", "market", "build", "prep", "onslaught")
+# `actor` once the game is over: no faction acts (CHANCE, -1, marks a chance step). The game
+# is over when its phase is OVER (core.flow: every game's one marker); `actor` follows it.
+NOBODY = -2
+PHASES = ("event", "income", "market", "build", "prep", "onslaught")  # then OVER
 STAGES = ("", "move", "fire", "explore", "attack")
 DRAWS = ("", "event", "market", "earthscape", "face", "die")
 EMPTY = ""  # an empty market slot, earthscape offer or slot
@@ -96,8 +99,8 @@ class CloudspireState(NamedTuple):
 
     rules: CloudspireRules
     wave: int  # 1..waves
-    phase: str  # one of PHASES
-    actor: int  # faction to act, CHANCE, or OVER
+    phase: str  # one of PHASES, or OVER once the game is over
+    actor: int  # faction to act, CHANCE, or NOBODY once over
     order: tuple[int, ...]  # this wave's turn order (factions)
     turn: int  # index into `order` of the faction whose turn it is
     round: int  # onslaught round (0 before the onslaught)
@@ -128,7 +131,7 @@ class CloudspireState(NamedTuple):
     reason: str  # once over
 
     def __repr__(self) -> str:
-        if self.actor == OVER:
+        if self.phase == OVER:
             where = "over"
         elif self.actor == CHANCE:
             where = f"{self.phase}, chance draws ({self.draw})"
@@ -165,6 +168,6 @@ def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     return items[:i] + items[i + 1:]
 
 
-__all__ = ["CHANCE", "DRAWS", "EMPTY", "OVER", "PHASES", "SPENT_BUILD",
+__all__ = ["CHANCE", "DRAWS", "EMPTY", "NOBODY", "OVER", "PHASES", "SPENT_BUILD",
            "SPENT_MARKET", "SPENT_ONSLAUGHT", "STAGES", "Band", "CloudspireState", "Landmark",
            "Side", "Spire", "Work", "without"]

@@ -109,7 +109,7 @@ def automatic_steps(rules: CloudspireRules, s: CloudspireState,
                     action: CloudspireAction) -> list[str]:
     """What the rules do by themselves after `action`, in words: the marches that follow
     with no click because marching is the only choice (see RULING on automatic marches)."""
-    if s.phase not in ("prep", "onslaught") or s.actor == OVER:
+    if s.phase not in ("prep", "onslaught"):
         return []
     notes: list[str] = []
     try:
@@ -134,15 +134,16 @@ def chance_choice_label(rules: CloudspireRules, s: CloudspireState,
 # -- the board's texts -----------------------------------------------------------------------------
 def where_text(rules: CloudspireRules, s: CloudspireState) -> str:
     """The wave, phase, and in an onslaught its round and stage, in words."""
-    text = f"Wave {s.wave} of {rules.waves}, {s.phase} phase"
-    if s.phase == "onslaught" and s.round:
+    phase = rules.phase(s)  # a finished game: the phase it ended in
+    text = f"Wave {s.wave} of {rules.waves}, {phase} phase"
+    if phase == "onslaught" and s.round:
         text += f", round {s.round}" + (f", {s.stage} stage" if s.stage else "")
     return text
 
 
 def doing_text(rules: CloudspireRules, s: CloudspireState) -> str:
     """Who acts now and on what, in words."""
-    if s.actor == OVER:
+    if s.phase == OVER:
         return ""
     if s.actor == CHANCE:
         what = {"event": "an event card", "market": "a market chip",
@@ -158,7 +159,7 @@ def doing_text(rules: CloudspireRules, s: CloudspireState) -> str:
 
 
 def result_text(rules: CloudspireRules, s: CloudspireState) -> str:
-    if s.actor != OVER:
+    if s.phase != OVER:
         return ""
     won = " and ".join(rules.faction_of[f].name for f in s.winners) or "nobody"
     return f"{won} won ({s.reason})"

@@ -8,7 +8,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ...core.records import record_to_dict
-from .state import OVER, Band, CloudspireState
+from .state import Band, CloudspireState
 from .texts import doing_text, result_text, where_text
 
 if TYPE_CHECKING:
@@ -99,8 +99,7 @@ def board_view(rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
     market = [{"slot": i, "id": chip, "name": cat.chips[chip].name,
                "type": cat.chips[chip].type, "cost": cat.chips[chip].cost}
               for i, chip in enumerate(s.market) if chip]
-    acting = (rules.current_faction(s) if s.phase == "onslaught" and s.order
-              and s.actor != OVER else s.actor)
+    acting = rules.current_faction(s) if s.phase == "onslaught" and s.order else s.actor
     return {"hexes": hexes, "factions": factions, "units": units, "spires": spires,
             "market": market, "turn_of": acting,
             "firing": s.firing[0] if s.firing else "",

@@ -350,7 +350,7 @@ def attack_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireA
 
 def on_attack(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     fights.attack(rules, w, current_faction(rules, w), action.at, action.target)
-    if w.actor != OVER:
+    if w.phase != OVER:
         continue_attack(rules, w)
 
 
