@@ -126,3 +126,18 @@ class HeldByName(NamedTuple):
 def test_a_state_naming_its_rules_class_only_for_type_checkers_reads_back() -> None:
     state = record_from_dict(HeldByName, {"turn": 2}, rules=RULES)
     assert state == HeldByName(RULES, 2)
+
+
+@record
+class Counter(NamedTuple):
+    count: int
+
+
+class CounterDraft(Draft):
+    RECORD = Counter
+
+
+def test_a_draft_of_a_one_field_record_freezes_too() -> None:
+    draft = CounterDraft(Counter(1))
+    draft.count += 1
+    assert draft.freeze() == Counter(2) and type(draft.freeze()) is Counter

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 import types
 import typing
 from collections.abc import Iterable
@@ -50,12 +51,12 @@ def record(cls: type[R]) -> type[R]:
 
     def _replace(self: Any, **changes: Any) -> Any:
         values = list(self)
-        for name, value in changes.items():
-            i = index.get(name)
-            if i is None:
-                raise ValueError(f"{cls.__name__} has no field {name!r} "
-                                 f"(fields: {', '.join(names)})")
-            values[i] = value
+        try:
+            for name, value in changes.items():
+                values[index[name]] = value
+        except KeyError as missing:
+            raise ValueError(f"{cls.__name__} has no field {missing.args[0]!r} "
+                             f"(fields: {', '.join(names)})") from None
         return make(cls, values)
 
     _replace.__doc__ = "A copy with the named fields changed."
@@ -88,7 +89,9 @@ class Draft:
 
     RECORD: ClassVar[type]
     LISTS: ClassVar[tuple[str, ...]] = ()
-    _plan: ClassVar[tuple[tuple[str, bool], ...]]
+    _names: ClassVar[tuple[str, ...]]
+    _values: ClassVar[Any]  # a draft's fields -> the record's values, in order
+    _lists: ClassVar[tuple[int, ...]]  # where the LISTS are among them
 
     if TYPE_CHECKING:  # the record's fields, whatever the record, read and changed
         def __getattr__(self, name: str) -> Any: ...
@@ -103,18 +106,22 @@ class Draft:
             if unknown:
                 raise TypeError(f"{cls.__name__}.LISTS names {unknown[0]!r}, which "
                                 f"{cls.RECORD.__name__} does not have")
-            cls._plan = tuple((name, name in cls.LISTS) for name in names)
+            cls._names = names
+            pick = operator.itemgetter(*names)  # one C call gathers every field on freeze()
+            cls._values = staticmethod(pick if len(names) > 1 else lambda fields: (pick(fields),))
+            cls._lists = tuple(names.index(name) for name in cls.LISTS)
 
     def __init__(self, state: Any) -> None:
         fields = self.__dict__
-        fields.update(zip(self.RECORD._fields, state))  # type: ignore[attr-defined]
+        fields.update(zip(self._names, state))
         for name in self.LISTS:
             fields[name] = list(fields[name])
 
     def freeze(self) -> Any:
-        fields = self.__dict__
-        return tuple.__new__(self.RECORD, [tuple(fields[name]) if as_list else fields[name]
-                                           for name, as_list in self._plan])
+        values = list(self._values(self.__dict__))
+        for i in self._lists:
+            values[i] = tuple(values[i])
+        return tuple.__new__(self.RECORD, values)
 
 
 def _record_fields(value: Any) -> tuple[str, ...] | None:

@@ -213,7 +213,8 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self.walls = frozenset(self.gate_hexes) | frozenset(cat.map.landmarks)
         self.market_slots = self.players + 1
         self._cache: dict[Any, Any] = {}
-        self._die = _outcomes(self.numbers.spire_die)
+        # The spire die's outcomes, made once: a die is rolled on most onslaught steps.
+        self._rolls = [(A("roll", pips=v), p) for v, p in _outcomes(self.numbers.spire_die)]
         self._allies = tuple(frozenset(range(self.players)) if (
             self.mode == "cooperative" and f < self.players) else frozenset({f})
             for f in range(self.factions))
@@ -354,7 +355,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
     # -- chance --------------------------------------------------------------------------------
     def chance_outcomes(self, s: CloudspireState) -> list[tuple[CloudspireAction, float]]:
         if s.draw == "die":
-            return [(A("roll", pips=v), p) for v, p in self._die]
+            return list(self._rolls)
         deck = {"event": s.event_deck, "market": s.market_deck,
                 "earthscape": s.earthscape_deck, "face": s.face_pool}[s.draw]
         return [(A("draw", card=card), p) for card, p in _outcomes(deck)]
