@@ -19,7 +19,7 @@ from aloftnb.core.chance import CHANCE
 from aloftnb.core.options import Option, whole_number_problem
 from aloftnb.errors import AloftnbError, InvalidOptions
 from aloftnb.playtest import tuning
-from aloftnb.playtest.knobs import Change, knob_set
+from aloftnb.playtest.knobs import Change, Knob, knob_set
 from aloftnb.playtest.objectives import (
     Estimate,
     TrialData,
@@ -28,6 +28,7 @@ from aloftnb.playtest.objectives import (
     fewest_changes,
     seat_fairness,
 )
+from aloftnb.playtest.stats import wilson_interval
 
 SHIPPED = {"draw": {"bias": 8, "sides": 10}, "name": "coin draw"}
 
@@ -335,3 +336,39 @@ def test_tune_without_optuna_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "optuna", None)
     with pytest.raises(ModuleNotFoundError, match=r"pip install aloftnb\[tune\]"):
         coin(trials=1)
+
+
+def test_skill_shows_plays_its_own_line_up_in_every_seat_order():
+    results = aloftnb.tune("balloons", {"columns": (8, 12)},
+                           [aloftnb.objectives.skill_shows("greedy", "random", threshold=0.99),
+                            "seat_fairness"],
+                           players=2, trials=1, games_per_trial=6, workers=1, progress=False)
+    row = results.trials.iloc[0]
+    assert row["games"] == 6  # the tune's own bots (random, random): one seat order
+    # greedy at one seat of two, in both orders: 12 games, all won; the interval's low end
+    # (Wilson, 12 of 12) is what could still fall short of 0.99
+    assert row["skill_shows"] == 0
+    assert row["skill_shows_high"] == pytest.approx(0.99 - wilson_interval(12, 12)[0])
+    study = results.study.trials[0]
+    assert study.user_attrs["games"] == 6
+
+
+def test_ranges_of_whole_numbers_give_whole_numbers_and_floats_give_floats():
+    optuna = tuning._optuna()
+    knobs = knob_set("coin_draw", 2, {"bias": (2, 8, 2)}, {}).knobs
+    assert tuning._distribution(optuna, knobs[0]) == optuna.distributions.IntDistribution(
+        2, 8, step=2)
+    floats = Knob("x", "x", (), 1.0, 0.5, 2.5, None)
+    assert isinstance(tuning._distribution(optuna, floats),
+                      optuna.distributions.FloatDistribution)
+    results = coin(trials=3)
+    assert [type(results.values(trial=n)["bias"]) for n in range(3)] == [int] * 3
+
+
+def test_seat_fairness_with_unrotated_mixed_bots_warns():
+    from aloftnb.playtest.metrics import SeatsNotComparableWarning
+
+    with pytest.warns(SeatsNotComparableWarning, match="rotate_seats"):
+        aloftnb.tune("balloons", {"columns": (8, 12)}, "seat_fairness", players=2,
+                     bots="greedy,random", rotate_seats=False, trials=1, games_per_trial=2,
+                     workers=1, progress=False)

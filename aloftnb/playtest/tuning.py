@@ -20,7 +20,16 @@ from ..core.chance import derive_seed
 from ..core.options import seed_problem
 from ..errors import AloftnbError, InvalidOptions
 from .knobs import KnobSet, knob_set
-from .objectives import Estimate, Lineup, Objective, TrialData, as_objectives
+from .metrics import SeatsNotComparableWarning
+from .objectives import (
+    Estimate,
+    FactionFairness,
+    Lineup,
+    Objective,
+    SeatFairness,
+    TrialData,
+    as_objectives,
+)
 from .progress import ProgressBar
 from .runner import GameSpec
 from .simulation import _bots_for, _defined_here, _process_context, simulate
@@ -281,6 +290,11 @@ def tune(game: str, knobs: Mapping[str, Any], objectives: Any, *, players: int |
         objective.check(base_rules)
     own = _bots_for(players, bots)
     lineup = tuple(b.spec for b in own)
+    if not rotate_seats and len(set(lineup)) > 1 and any(
+            isinstance(o, (SeatFairness, FactionFairness)) for o in objective_list):
+        warnings.warn(f"seat and faction fairness compare seats at which different bots sit "
+                      f"({', '.join(lineup)}), so they mix the seat with the bot; keep "
+                      "rotate_seats=True", SeatsNotComparableWarning, stacklevel=2)
     lineups: dict[Lineup, tuple[Bot, ...]] = {}
     for objective in objective_list:
         wanted = objective.lineup(players, lineup)
