@@ -372,3 +372,9 @@ def test_seat_fairness_with_unrotated_mixed_bots_warns():
         aloftnb.tune("balloons", {"columns": (8, 12)}, "seat_fairness", players=2,
                      bots="greedy,random", rotate_seats=False, trials=1, games_per_trial=2,
                      workers=1, progress=False)
+
+
+def test_trials_do_not_depend_on_the_workers_that_play_them():
+    alone = coin(trials=3, games_per_trial=40).trials
+    pooled = coin(trials=3, games_per_trial=40, workers=2).trials
+    pd.testing.assert_frame_equal(alone, pooled)

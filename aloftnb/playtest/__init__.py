@@ -3,7 +3,8 @@
     >>> import aloftnb
     >>> results = aloftnb.simulate("balloons", players=3, bots="random", games=1000, seed=1)
     >>> aloftnb.design_metrics(results)
-    >>> aloftnb.tune("cloudspire", {"gate_health": (6, 14)}, "seat_fairness", players=2)
+    >>> aloftnb.tune("cloudspire", {"catalogue.rules.gate_health": (6, 14)}, "seat_fairness",
+    ...              players=2, trials=20)
 
 Imported lazily: pandas and bokeh load only when these are used.
 """
