@@ -244,7 +244,8 @@ def bench_simulate(game: str, games: int, target_s: float, players: int = 3,
 
 # One knob per game for the tuning line: a trial is its games plus Optuna's and the knob's work.
 TUNE_KNOBS: list[tuple[str, int, dict[str, Any]]] = [
-    ("balloons", 3, {"columns": (8, 16)}), ("commodores", 3, {"turn_limit": (20, 60)}),
+    ("balloons", 3, {"columns": (8, 16)}), ("alu", 2, {"iron": (5, 15)}),
+    ("commodores", 3, {"turn_limit": (20, 60)}),
     ("cloudspire", 2, {"catalogue.rules.gate_health": (6, 14)}),
 ]
 
