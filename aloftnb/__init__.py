@@ -37,9 +37,12 @@ __all__ = [
     "Bot", "compare", "design_metrics", "make_bot", "playtest", "register_bot_family",
     "results_match", "simulate",
     "win_rates",
+    # the balance lab (aloftnb.playtest.tuning; needs optuna)
+    "objectives", "tune",
 ]
 
-_PLAYTEST = {"compare", "design_metrics", "results_match", "simulate", "win_rates"}
+_PLAYTEST = {"compare", "design_metrics", "objectives", "results_match", "simulate", "tune",
+             "win_rates"}
 
 
 def __getattr__(name):

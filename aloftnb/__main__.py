@@ -242,6 +242,27 @@ def bench_simulate(game: str, games: int, target_s: float, players: int = 3,
           games_per_s=round(len(results) / elapsed))
 
 
+# One knob per game for the tuning line: a trial is its games plus Optuna's and the knob's work.
+TUNE_KNOBS: list[tuple[str, int, dict[str, Any]]] = [
+    ("balloons", 3, {"columns": (8, 16)}), ("alu", 2, {"iron": (5, 15)}),
+    ("commodores", 3, {"turn_limit": (20, 60)}),
+    ("cloudspire", 2, {"catalogue.rules.gate_health": (6, 14)}),
+]
+
+
+def bench_tune(games: int) -> None:
+    """The wall time of one tuning trial (seat fairness, random bots, in this process)."""
+    from .playtest.tuning import tune
+
+    for game, players, knobs in TUNE_KNOBS:
+        start = time.perf_counter()
+        results = tune(game, knobs, "seat_fairness", players=players, trials=1,
+                       games_per_trial=games, workers=1, progress=False)
+        elapsed = time.perf_counter() - start
+        _line(f"{game}_tune_one_trial_{games}_games_wall_s", elapsed, "s", players=players,
+              games=int(results.trials["games"].sum()), knob=next(iter(knobs)))
+
+
 # Every game, mode and player count, with the time its rules page gives an MCTS decision at the
 # default budget (`mcts`): a board's bot seat must answer within it.
 MCTS_BUDGETS: list[tuple[str, int, dict[str, Any], float]] = [
@@ -329,6 +350,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     bench_simulate("balloons", 300 if quick else 10_000, 10.0)
     bench_simulate("commodores", 100 if quick else 10_000, 60.0)
     bench_simulate("cloudspire", 100 if quick else 1_000, 60.0, players=2, target_games=1_000)
+    bench_tune(5 if quick else 50)
     for game, players, options, target_s in MCTS_BUDGETS:
         bench_mcts(game, players, options, target_s, moves=2 if quick else 10,
                    iterations=100 if quick else None)

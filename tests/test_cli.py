@@ -78,5 +78,7 @@ def test_bench_prints_one_json_line_per_measure():
     # cloudspire: fast path, games on two workers
     assert "cloudspire_random_games_per_s_fast_path" in measures
     assert "cloudspire_100_random_games_wall_s_2_workers" in measures
+    for game in ("balloons", "alu", "commodores", "cloudspire"):  # one tuning trial each
+        assert f"{game}_tune_one_trial_5_games_wall_s" in measures
     for line in lines[1:]:  # a figure, or a reason why there is none
         assert (isinstance(line["value"], float) and line["value"] > 0) or line.get("skipped")

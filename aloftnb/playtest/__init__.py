@@ -3,6 +3,8 @@
     >>> import aloftnb
     >>> results = aloftnb.simulate("balloons", players=3, bots="random", games=1000, seed=1)
     >>> aloftnb.design_metrics(results)
+    >>> aloftnb.tune("cloudspire", {"catalogue.rules.gate_health": (6, 14)}, "seat_fairness",
+    ...              players=2, trials=20)
 
 Imported lazily: pandas and bokeh load only when these are used.
 """
@@ -18,13 +20,16 @@ _EXPORTS = {
     "dashboard": "plots", "show": "plots", "live": "plots", "score_distributions": "plots",
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
     "report": "reports", "report_html": "reports",
+    "tune": "tuning", "TuneResults": "tune_results", "objectives": "objectives",
 }
+# Exports that are modules themselves: aloftnb.objectives.seat_fairness().
+_MODULES = {"objectives"}
 
 __all__ = [
     "Comparison", "SeatsNotComparableWarning", "bot_win_rates", "compare", "dashboard",
     "design_metrics", "length_histogram", "live", "position_heatmap", "report", "report_html",
     "results_match", "score_distributions", "seats_comparable", "show", "simulate",
-    "win_rate_plot", "win_rates",
+    "TuneResults", "objectives", "tune", "win_rate_plot", "win_rates",
 ]
 
 
@@ -45,5 +50,5 @@ def __getattr__(name: str) -> Any:
                 "playtesting (simulations, metrics, plots) needs the full install, `pip install "
                 "aloftnb` in JupyterLab (see aloftnb's README). Boards, bots and editing from "
                 "cells work without it.", name=exc.name) from exc
-        return getattr(module, name)
+        return module if name in _MODULES else getattr(module, name)
     raise AttributeError(f"module 'aloftnb.playtest' has no attribute {name!r}")
