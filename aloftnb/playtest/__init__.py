@@ -18,6 +18,9 @@ _EXPORTS = {
     "dashboard": "plots", "show": "plots", "live": "plots", "score_distributions": "plots",
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
     "report": "reports", "report_html": "reports",
+    "restricted_play": "restricted", "RestrictedPlay": "restricted",
+    "Restriction": "restrictions", "RestrictedBot": "restrictions",
+    "restriction_plot": "restriction_plots",
 }
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "design_metrics", "length_histogram", "live", "position_heatmap", "report", "report_html",
     "results_match", "score_distributions", "seats_comparable", "show", "simulate",
     "win_rate_plot", "win_rates",
+    "RestrictedBot", "RestrictedPlay", "Restriction", "restricted_play", "restriction_plot",
 ]
 
 
