@@ -19,6 +19,7 @@ from .errors import (
     IllegalAction,
     InvalidGame,
     InvalidOptions,
+    InvalidRestriction,
     InvalidSave,
     InvalidState,
     UnknownGame,
@@ -31,17 +32,18 @@ register_bot_family("openspiel-", "aloftnb.adapters.openspiel:bot_from_spec")
 
 __all__ = [
     "Action", "AloftnbError", "Board", "CHANCE", "GameHooks", "HistoryEntry", "IllegalAction",
-    "InvalidGame", "InvalidOptions", "InvalidSave", "InvalidState", "Match", "Outcome", "Rules",
-    "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
+    "InvalidGame", "InvalidOptions", "InvalidRestriction", "InvalidSave", "InvalidState", "Match",
+    "Outcome", "Rules", "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
     "Bot", "compare", "design_metrics", "make_bot", "playtest", "register_bot_family",
-    "results_match", "simulate",
+    "restricted_play", "results_match", "simulate",
     "win_rates",
     # the balance lab (aloftnb.playtest.tuning; needs optuna)
     "objectives", "tune",
 ]
 
-_PLAYTEST = {"compare", "design_metrics", "objectives", "results_match", "simulate", "tune",
+_PLAYTEST = {"compare", "design_metrics", "objectives", "restricted_play", "results_match",
+              "simulate", "tune",
              "win_rates"}
 
 

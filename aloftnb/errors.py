@@ -29,3 +29,9 @@ class InvalidState(AloftnbError):
 
 class InvalidSave(AloftnbError):
     """A save file that is malformed, from an unknown version, or tampered with."""
+
+
+class InvalidRestriction(AloftnbError):
+    """A restriction for restricted play that is malformed (a name that is not a text, a
+    predicate that is not a function of the action or of the state and action) or that raised
+    when asked about an action. The message names the restriction."""

@@ -47,6 +47,7 @@ def test_built_in_games_register_a_game_hooks_subclass(game):
     assert isinstance(hooks, GameHooks) and type(hooks) not in (GameHooks, AdoptedHooks)
     assert registry.BUILT_IN_GAMES[game].hooks.endswith(".metrics:HOOKS")
     assert hooks.MEASURES and hooks_of(rules) is hooks  # adopted once
+    assert 2 <= len(hooks.restrictions(rules)) <= 4  # suggestions for restricted play
 
 
 def test_a_game_without_hooks_gets_every_fallback(harbour_again):
@@ -61,6 +62,7 @@ def test_a_game_without_hooks_gets_every_fallback(harbour_again):
     assert hooks.measures(rules, state) == {} and hooks.MEASURES == {}
     assert hooks.POSITION_AXES is None and hooks.position_grid(rules) is None
     assert hooks.PLAYOUT_DECISIONS is None
+    assert hooks.restrictions(rules) == {}
     results = aloftnb.simulate("harbour", players=2, games=2, seed=1, workers=1, progress=False)
     assert "positions" not in results and "breaches" not in results
 
@@ -76,6 +78,9 @@ def test_a_plain_object_is_adopted_with_fallbacks_for_what_it_leaves_out(harbour
         def mcts_iterations(self, rules):
             return 12.0
 
+        def restrictions(self, rules):
+            return {"never commits 2": lambda action: action.bags == 2}
+
     source = Partial()
     harbour_again(source)
     match = finished_harbour()
@@ -87,6 +92,8 @@ def test_a_plain_object_is_adopted_with_fallbacks_for_what_it_leaves_out(harbour
     assert hooks.mcts_iterations(rules) == 12 and isinstance(hooks.mcts_iterations(rules), int)
     assert hooks.MEASURES == {"breaches": "times the storm broke through"}
     assert hooks.POSITION_AXES is None
+    bars = hooks.restrictions(rules)["never commits 2"]
+    assert bars(aloftnb.Action("commit", bags=2)) and not bars(aloftnb.Action("commit", bags=1))
 
 
 def test_a_module_is_adopted_as_hooks(harbour_again):
@@ -143,12 +150,15 @@ def _plain(**parts):
     (_plain(PLAYOUT_DECISIONS=-1), "PLAYOUT_DECISIONS"),
     (_plain(POSITION_AXES="xy"), "POSITION_AXES"),
     (_plain(position_grid=lambda self: (3, 3)), "position_grid"),
+    (_plain(restrictions=lambda self, rules, state: {}), "restrictions"),
+    (_plain(restrictions={"never": lambda action: True}), "restrictions"),
     (HarbourHooks, "class"),
     (_NoEstimate(), "estimate"),
     (_NoAxes(), "POSITION_AXES"),
 ], ids=["not-callable", "too-few-arguments", "too-many-arguments", "measures-text",
         "measures-list", "measure-description", "cutoff-text", "cutoff-negative", "axes",
-        "grid-arguments", "a-class", "cutoff-without-estimate", "positions-without-axes"])
+        "grid-arguments", "restrictions-arguments", "restrictions-not-a-function", "a-class",
+        "cutoff-without-estimate", "positions-without-axes"])
 def test_badly_formed_hooks_are_refused_at_registration_naming_the_part(hooks, part):
     before = dict(registry._GAMES)
     kept = hooks_of(make_rules("harbour", 2))

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 RulesT = TypeVar("RulesT", bound="Rules[Any, Any]")
 StateT = TypeVar("StateT")
 
+# A restriction's predicate for restricted play (`aloftnb.restricted_play`): True bars the action.
+# It reads the action alone, `bars(action)`, or the position too, `bars(state, action)`.
+RestrictionPredicate: TypeAlias = Callable[[Any], object] | Callable[[Any, Any], object]
+
 # An MCTS bot given no budget searches this many iterations unless the game's hooks say
 # otherwise (`mcts_iterations`). Iterations, not seconds, so seeded simulations repeat anywhere.
 DEFAULT_ITERATIONS = 1000
@@ -118,11 +122,17 @@ class GameHooks(Generic[RulesT, StateT]):
         """The heat map's size (width, height); None: no heat map."""
         return None
 
+    def restrictions(self, rules: RulesT) -> dict[str, RestrictionPredicate]:
+        """Strategies worth barring in restricted play, in this configured game: {name: bars},
+        `bars(action)` or `bars(state, action)` True for an action the restricted seat may not
+        play ("never plunders": `lambda action: action.type == "plunder"`). Fallback: none."""
+        return {}
+
 
 AnyHooks: TypeAlias = GameHooks[Any, Any]
 NO_HOOKS: AnyHooks = GameHooks()  # a game that registered none: every fallback
 _FUNCTIONS = {"evaluate": 3, "rewards": 2, "estimate": 2, "mcts_iterations": 1,
-              "measures": 2, "positions": 2, "position_grid": 1}
+              "measures": 2, "positions": 2, "position_grid": 1, "restrictions": 1}
 
 
 def adopt_hooks(hooks: object, where: str) -> AnyHooks:
@@ -211,6 +221,7 @@ class AdoptedHooks(GameHooks[Any, Any]):
         self._measures = parts["measures"] or super().measures
         self._positions = positions or super().positions
         self._grid = parts["position_grid"] or super().position_grid
+        self._restrictions = parts["restrictions"] or super().restrictions
 
     def evaluate(self, rules: Rules[Any, Any], state: Any, seat: int) -> float:
         value: float = self._evaluate(rules, state, seat)
@@ -240,6 +251,10 @@ class AdoptedHooks(GameHooks[Any, Any]):
     def position_grid(self, rules: Rules[Any, Any]) -> tuple[int, int] | None:
         grid: tuple[int, int] | None = self._grid(rules)
         return grid
+
+    def restrictions(self, rules: Rules[Any, Any]) -> dict[str, RestrictionPredicate]:
+        restrictions: dict[str, RestrictionPredicate] = self._restrictions(rules)
+        return restrictions
 
     def __repr__(self) -> str:
         return f"AdoptedHooks({_short_repr(self.source)})"

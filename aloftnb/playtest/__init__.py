@@ -21,6 +21,9 @@ _EXPORTS = {
     "win_rate_plot": "plots", "length_histogram": "plots", "position_heatmap": "plots",
     "report": "reports", "report_html": "reports",
     "tune": "tuning", "TuneResults": "tune_results", "objectives": "objectives",
+    "restricted_play": "restricted", "RestrictedPlay": "restricted",
+    "Restriction": "restrictions", "RestrictedBot": "restrictions",
+    "restriction_plot": "restriction_plots",
 }
 # Exports that are modules themselves: aloftnb.objectives.seat_fairness().
 _MODULES = {"objectives"}
@@ -30,6 +33,8 @@ __all__ = [
     "design_metrics", "length_histogram", "live", "position_heatmap", "report", "report_html",
     "results_match", "score_distributions", "seats_comparable", "show", "simulate",
     "TuneResults", "objectives", "tune", "win_rate_plot", "win_rates",
+    "win_rate_plot", "win_rates",
+    "RestrictedBot", "RestrictedPlay", "Restriction", "restricted_play", "restriction_plot",
 ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.hooks import GameHooks
+from ...core.hooks import GameHooks, RestrictionPredicate
 from .rules import CONSTRUCTION, FOOD, FOOD_PENDING, IRON, AluRules, AluState
 
 _END_CODES = {"no_actions": 0, "control": 1, "eliminated": 2}
@@ -64,6 +64,15 @@ class AluHooks(GameHooks[AluRules, AluState]):
     def position_grid(self, rules: AluRules) -> tuple[int, int]:
         """The heat map's size: (columns, rows)."""
         return rules.columns, rules.rows
+
+
+    def restrictions(self, rules: AluRules) -> dict[str, RestrictionPredicate]:
+        """Strategies to bar in restricted play (docs/rules/alu.md, "Restricted play")."""
+        return {
+            "never raids": lambda action: action.type == "raid",
+            "never attacks": lambda action: action.type == "attack",
+            "never camps on raided tiles": lambda action: action.type == "raided_camp",
+        }
 
 
 HOOKS = AluHooks()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.hooks import GameHooks
+from ...core.action import Action
+from ...core.hooks import GameHooks, RestrictionPredicate
 from .rules import FLYING, INFLATED, PACKED, UNPACKED, BalloonsRules, BalloonsState
 
 # How far along a balloon is before it flies: unpacking and inflating are steps towards a token.
@@ -61,6 +62,19 @@ class BalloonsHooks(GameHooks[BalloonsRules, BalloonsState]):
     def position_grid(self, rules: BalloonsRules) -> tuple[int, int]:
         """The heat map's size: (columns, altitudes)."""
         return rules.columns, rules.altitudes
+
+
+    def restrictions(self, rules: BalloonsRules) -> dict[str, RestrictionPredicate]:
+        """Strategies to bar in restricted play (docs/rules/balloons.md, "Restricted play")."""
+
+        def inflates_early(s: BalloonsState, action: Action) -> bool:
+            return action.type == "inflate" and FLYING not in s.status
+
+        return {
+            "never ascends": lambda action: action.type == "ascend",
+            "never unpacks": lambda action: action.type == "unpack",
+            "never inflates early": inflates_early,
+        }
 
 
 HOOKS = BalloonsHooks()

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...core.hooks import GameHooks
+from ...core.action import Action
+from ...core.hooks import GameHooks, RestrictionPredicate
 from .rules import FAR, CloudspireRules
 from .state import OVER, CloudspireState
 
@@ -140,6 +141,23 @@ class CloudspireHooks(GameHooks[CloudspireRules, CloudspireState]):
                                                     else (0 if side.gate == 0 else float("nan")))
             row[f"spent_{f}"] = sum(side.spent)
         return row
+
+
+    def restrictions(self, rules: CloudspireRules) -> dict[str, RestrictionPredicate]:
+        """Strategies to bar in restricted play (docs/rules/cloudspire.md, "Restricted play")."""
+        heroes = {u for u, kind in rules.catalogue.units.items() if kind.hero}
+
+        def one_spire_kind(s: CloudspireState, action: Action) -> bool:
+            # Another kind than a spire the faction has standing (s.actor: the faction to act).
+            return action.type == "construct" and any(
+                sp.owner == s.actor and sp.kind != action.spire for sp in s.spires)
+
+        return {
+            "never buys at the market": lambda action: action.type in ("buy", "buy_earthscape"),
+            "never fields heroes": lambda action: action.type == "deploy" and action.unit in heroes,
+            "builds one spire kind": one_spire_kind,
+            "never advances its fortress": lambda action: action.type == "advance",
+        }
 
 
 HOOKS = CloudspireHooks()

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.hooks import GameHooks
+from ...core.action import Action
+from ...core.hooks import GameHooks, RestrictionPredicate
 from .rules import CommodoresRules
 from .state import (
     DRAW_NUMBER,
@@ -162,6 +163,21 @@ class CommodoresHooks(GameHooks[CommodoresRules, CommodoresState]):
                                                    if ship.owner == seat
                                                    and ship.kind != "starter"))
         return row
+
+
+    def restrictions(self, rules: CommodoresRules) -> dict[str, RestrictionPredicate]:
+        """Strategies to bar in restricted play (docs/rules/commodores.md, "Restricted play")."""
+        basic = rules.catalogue.basic.id
+
+        def shipyard(action: Action) -> bool:
+            return action.type == "build" and action.ship != basic
+
+        return {
+            "never plunders": lambda action: action.type == "plunder",
+            "never trades": lambda action: action.type == "trade",
+            "builds no shipyard ship": shipyard,
+            "forages only on 6": lambda action: action.type == "forage" and action.number != 6,
+        }
 
 
 HOOKS = CommodoresHooks()
