@@ -249,17 +249,21 @@ class StateReader:
         return int(value)
 
     def check_keys(self, what: str, keys: Iterable[str], required: Iterable[str],
-                   list_keys: bool = False) -> None:
+                   list_keys: bool = False, in_order: bool = False) -> None:
         """The data is a dict (`what` names it: "a balloons state") with only `keys` (named in
-        the message when `list_keys`) and every one of `required`."""
-        data, known = self.data, set(keys)
+        the message when `list_keys`) and every one of `required`. Messages name keys in
+        alphabetical order, or in the order given when `in_order`."""
+        data, keys = self.data, list(keys)
+        known = set(keys)
         if not isinstance(data, dict):
             self.fail(f"{what} must be a dict, not {type(data).__name__}")
         unknown = sorted((k for k in data if not isinstance(k, str) or k not in known), key=str)
         if unknown:
-            listed = f" (keys: {', '.join(sorted(known))})" if list_keys else ""
+            shown = keys if in_order else sorted(known)
+            listed = f" (keys: {', '.join(shown)})" if list_keys else ""
             self.fail(f"unknown key {_short_repr(unknown[0])} in the state{listed}")
-        missing = sorted(set(required) - set(data))
+        missing = ([k for k in required if k not in data] if in_order
+                   else sorted(set(required) - set(data)))
         if missing:
             self.fail(f"the state has no {missing[0]!r}")
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core import records
 from ...core.flow import OVER
 from ...core.options import _short_repr, is_whole_number
 from ...core.records import record
-from ...errors import InvalidState
 from .catalogue import MERCHANT
 
 if TYPE_CHECKING:
@@ -185,53 +185,52 @@ KEYS = ("step", "player", "turn", "hexes", "stack", "tokens", "set_aside", "seen
 ACTION_NAMES = ("move", "explore", "upgrade", "build", "plunder", "trade")
 
 
-class StateReader:
+class StateReader(records.StateReader):
     """Reads a state dict strictly: every field's type and range, then the game's invariants."""
 
+    rules: CommodoresRules
+
     def __init__(self, rules: CommodoresRules, data: Any) -> None:
-        self.rules, self.data = rules, data
+        super().__init__(rules, data)
         self.geo, self.cat = rules.geometry, rules.catalogue
 
-    def fail(self, text: str) -> InvalidState:
-        return InvalidState(text)
-
-    def whole(self, value: Any, name: str, low: int, high: int) -> int:
+    def whole(self, value: Any, name: str, low: int = 0, high: int = 10**9) -> int:
+        # Worded as this game's readers always were ("0..4"), and named fields need both ends.
         if not is_whole_number(value) or not low <= value <= high:
-            raise self.fail(f"{name} must be a whole number {low}..{high}, not "
-                            f"{_short_repr(value)}")
-        return value
+            self.fail(f"{name} must be a whole number {low}..{high}, not {_short_repr(value)}")
+        return int(value)
 
     def flag(self, value: Any, name: str) -> bool:
         if not isinstance(value, bool):
-            raise self.fail(f"{name} must be true or false, not {_short_repr(value)}")
+            self.fail(f"{name} must be true or false, not {_short_repr(value)}")
         return value
 
     def names(self, value: Any, name: str, allowed: tuple[str, ...] | list[str],
               unique: bool = True) -> tuple[str, ...]:
         if not isinstance(value, list):
-            raise self.fail(f"{name} must be a list, not {_short_repr(value)}")
+            self.fail(f"{name} must be a list, not {_short_repr(value)}")
         for item in value:
             if not isinstance(item, str) or item not in allowed:
-                raise self.fail(f"{name}: {_short_repr(item)} is not one of "
+                self.fail(f"{name}: {_short_repr(item)} is not one of "
                                 f"{', '.join(allowed)}")
         if unique and len(set(value)) != len(value):
-            raise self.fail(f"{name} names something twice")
+            self.fail(f"{name} names something twice")
         return tuple(value)
 
     def counts(self, value: Any, name: str, keys: tuple[str, ...], high: int) -> tuple[int, ...]:
         if not isinstance(value, dict) or set(value) != set(keys):
-            raise self.fail(f"{name} must be a table with exactly the keys {', '.join(keys)}")
+            self.fail(f"{name} must be a table with exactly the keys {', '.join(keys)}")
         return tuple(self.whole(value[k], f"{name}.{k}", 0, high) for k in keys)
 
     def space(self, value: Any, name: str) -> int:
         if not isinstance(value, str) or value not in self.geo.space_index:
-            raise self.fail(f"{name}: {_short_repr(value)} is not a space of the sky (\"q,r\" "
+            self.fail(f"{name}: {_short_repr(value)} is not a space of the sky (\"q,r\" "
                             f"within {self.geo.radius} of the centre)")
         return self.geo.space_index[value]
 
     def corner(self, value: Any, name: str) -> int:
         if not isinstance(value, str) or value not in self.geo.corner_index:
-            raise self.fail(f"{name}: {_short_repr(value)} is not a corner of the sky "
+            self.fail(f"{name}: {_short_repr(value)} is not a corner of the sky "
                             "(\"q,r,N\" or \"q,r,S\")")
         return self.geo.corner_index[value]
 
@@ -239,37 +238,31 @@ class StateReader:
         rules, cat, geo, data = self.rules, self.cat, self.geo, self.data
         n = rules.players
         if not isinstance(data, dict):
-            raise self.fail(f"a state must be a dict, not {type(data).__name__}")
+            self.fail(f"a state must be a dict, not {type(data).__name__}")
         data = {k: v for k, v in data.items() if k != "derived"}  # worked out, not read
         self.data = data
-        unknown = sorted((k for k in data if k not in KEYS), key=str)
-        if unknown:
-            raise self.fail(f"unknown key {_short_repr(unknown[0])} in the state "
-                            f"(keys: {', '.join(KEYS)})")
-        missing = [k for k in KEYS if k not in data]
-        if missing:
-            raise self.fail(f"the state has no {missing[0]!r}")
+        self.check_keys("a state", KEYS, KEYS, list_keys=True, in_order=True)
         step = data["step"]
         if step not in STEPS:
-            raise self.fail(f"step must be one of {', '.join(STEPS)}, not {_short_repr(step)}")
+            self.fail(f"step must be one of {', '.join(STEPS)}, not {_short_repr(step)}")
         player = self.whole(data["player"], "player", 0, n - 1)
         turn = self.whole(data["turn"], "turn", 0, rules.turn_limit * n)
 
         hexes: list[Hex | None] = [None] * len(geo.spaces)
         if not isinstance(data["hexes"], dict):
-            raise self.fail("hexes must be a table of space: hex")
+            self.fail("hexes must be a table of space: hex")
         kinds = cat.hex_kinds
         for name, entry in data["hexes"].items():
             space = self.space(name, "hexes")
             where = f"hexes[{name!r}]"
             if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str) or \
                     entry["kind"] not in kinds:
-                raise self.fail(f"{where} must be {{'kind': one of {', '.join(kinds)}, ...}}")
+                self.fail(f"{where} must be {{'kind': one of {', '.join(kinds)}, ...}}")
             kind = entry["kind"]
             extra = ("number",) if kind in cat.resources else (
                 () if kind == MERCHANT else ("health",))
             if set(entry) != {"kind", *extra}:
-                raise self.fail(f"{where}: a {kind} hex has the keys "
+                self.fail(f"{where}: a {kind} hex has the keys "
                                 f"{', '.join(('kind', *extra))}")
             number = self.whole(entry["number"], f"{where}.number", 0, 6) if extra == (
                 "number",) else 0
@@ -277,7 +270,7 @@ class StateReader:
                                 cat.leviathan(kind).health) if extra == ("health",) else 0
             hexes[space] = Hex(kind, number, health)
         if hexes[0] is None:
-            raise self.fail("the centre space 0,0 must hold a hex (the map grows from it)")
+            self.fail("the centre space 0,0 must hold a hex (the map grows from it)")
         stack = self.counts(data["stack"], "stack", kinds, 99)
         tokens = self.counts(data["tokens"], "tokens", tuple(str(i) for i in range(1, 7)), 99)
         lev_ids = tuple(lv.id for lv in cat.leviathans)
@@ -288,7 +281,7 @@ class StateReader:
         shipyard = data["shipyard"]
         yard_ids = [t.id for t in cat.shipyard]
         if not isinstance(shipyard, dict):
-            raise self.fail("shipyard must be a table of ship type: cards left")
+            self.fail("shipyard must be a table of ship type: cards left")
         named = self.names(list(shipyard), "shipyard", yard_ids)
         ship_types = tuple(t for t in yard_ids if t in named)  # catalogue order, as apply keeps
         yard = tuple(self.whole(shipyard[t], f"shipyard.{t}", 0, cat.copies_per_type)
@@ -296,19 +289,19 @@ class StateReader:
 
         ships = self.read_ships(data["ships"])
         if not isinstance(data["pools"], list) or len(data["pools"]) != n:
-            raise self.fail(f"pools must list {n} pools, one per seat")
+            self.fail(f"pools must list {n} pools, one per seat")
         pools = tuple(self.counts(p, f"pools[{i}]", cat.resources, cat.pool_cap)
                       for i, p in enumerate(data["pools"]))
         if not isinstance(data["completed"], list) or len(data["completed"]) != n:
-            raise self.fail(f"completed must list {n} lists of goals, one per seat")
+            self.fail(f"completed must list {n} lists of goals, one per seat")
         completed = tuple(self.names(c, f"completed[{i}]", goals)
                           for i, c in enumerate(data["completed"]))
         if not isinstance(data["tallies"], list) or len(data["tallies"]) != n:
-            raise self.fail(f"tallies must list {n} tables, one per seat")
+            self.fail(f"tallies must list {n} tables, one per seat")
         tallies = tuple(self.counts(t, f"tallies[{i}]", TALLIES, 10**6)
                         for i, t in enumerate(data["tallies"]))
         if not isinstance(data["basic_built"], list) or len(data["basic_built"]) != n:
-            raise self.fail(f"basic_built must list {n} flags")
+            self.fail(f"basic_built must list {n} flags")
         basic_built = tuple(self.flag(b, f"basic_built[{i}]")
                             for i, b in enumerate(data["basic_built"]))
         cubes = self.whole(data["upgrade_cubes"], "upgrade_cubes", 0, cat.upgrade_cubes)
@@ -317,7 +310,7 @@ class StateReader:
         by_name = {ship_name(ship): i for i, ship in enumerate(ships)}
         acting = data["acting"]
         if acting is not None and (not isinstance(acting, str) or acting not in by_name):
-            raise self.fail(f"acting must name a ship (\"seat:captain\") or be null, not "
+            self.fail(f"acting must name a ship (\"seat:captain\") or be null, not "
                             f"{_short_repr(acting)}")
         active = -1 if acting is None else by_name[acting]
         done = self.names(data["done"], "done", ACTION_NAMES)
@@ -333,14 +326,14 @@ class StateReader:
         elif step == TAKE:
             target = self.whole(data["target"], "target", 0, n - 1)
         elif data["target"] is not None:
-            raise self.fail(f"target must be null at the {step} step")
+            self.fail(f"target must be null at the {step} step")
         forage_number = self.whole(data["forage_number"], "forage_number", 0, 6)
         end = data["end"]
         if end not in END_REASONS:
-            raise self.fail(f"end must be one of {END_REASONS}, not {_short_repr(end)}")
+            self.fail(f"end must be one of {END_REASONS}, not {_short_repr(end)}")
         drawn = data["drawn"]
         if drawn is not None and drawn not in kinds:
-            raise self.fail(f"drawn must be null or one of {', '.join(kinds)}, not "
+            self.fail(f"drawn must be null or one of {', '.join(kinds)}, not "
                             f"{_short_repr(drawn)}")
         state = CommodoresState(
             rules, step, player, turn, tuple(hexes), stack, tokens, set_aside, seen, goals,
@@ -352,24 +345,24 @@ class StateReader:
     def read_ships(self, value: Any) -> tuple[Ship, ...]:
         cat, n = self.cat, self.rules.players
         if not isinstance(value, list):
-            raise self.fail("ships must be a list")
+            self.fail("ships must be a list")
         type_ids = [t.id for t in cat.ship_types]
         ships = []
         for i, entry in enumerate(value):
             where = f"ships[{i}]"
             keys = {"ship", "type", "corner", "upgrades", "new"}
             if not isinstance(entry, dict) or set(entry) != keys:
-                raise self.fail(f"{where} must be a table with the keys {', '.join(sorted(keys))}")
+                self.fail(f"{where} must be a table with the keys {', '.join(sorted(keys))}")
             name = entry["ship"]
             parts = name.split(":") if isinstance(name, str) else []
             # ASCII digits only: int() also reads '٣' and would fail on '¹' or 5,000 digits
             if len(parts) != 2 or not all(re.fullmatch("[0-9]{1,4}", p) for p in parts):
-                raise self.fail(f"{where}.ship must be \"seat:captain\", not {_short_repr(name)}")
+                self.fail(f"{where}.ship must be \"seat:captain\", not {_short_repr(name)}")
             owner = self.whole(int(parts[0]), f"{where} seat", 0, n - 1)
             captain = self.whole(int(parts[1]), f"{where} captain", 1, cat.ships_per_player)
             kind = entry["type"]
             if kind not in type_ids:
-                raise self.fail(f"{where}.type must be one of {', '.join(type_ids)}, not "
+                self.fail(f"{where}.type must be one of {', '.join(type_ids)}, not "
                                 f"{_short_repr(kind)}")
             card = cat.ship_type(kind)
             upgrades = self.names(entry["upgrades"], f"{where}.upgrades",
