@@ -66,3 +66,22 @@ def test_every_figure_of_the_dashboard_is_as_wide_as_the_others(five_seats):
     grid = dashboard(five_seats, table=False).children[-1]
     widths = {child.width for child, *_ in grid.children}
     assert len(widths) == 1, widths
+
+
+def test_interval_plots_show_every_interval_whole():
+    """Bokeh's automatic range follows glyphs, not whiskers: the balance lab's plots set ranges
+    that hold each interval's ends (they once ran off the plot)."""
+    import pandas as pd
+    from types import SimpleNamespace
+
+    from aloftnb.playtest.plots import interval_range
+    from aloftnb.playtest.restriction_plots import restriction_plot
+
+    span = interval_range([0.05, 0.07], [0.0, 0.01], [0.14, 0.17])
+    assert span.start < 0 and span.end > 0.17
+    table = pd.DataFrame({"cost": [0.278, 0.006], "cost_low": [0.232, -0.050],
+                          "cost_high": [0.323, 0.062], "verdict": ["costs 27.8 points", "unclear"]},
+                         index=["never unpacks", "never inflates early"])
+    result = SimpleNamespace(table=table, game="balloons", players=3, bot="greedy", games=60)
+    fig = restriction_plot(result)
+    assert fig.x_range.start < -5.0 and fig.x_range.end > 32.3

@@ -87,6 +87,18 @@ def score_distributions(df: pd.DataFrame) -> figure:
     return fig
 
 
+def interval_range(*values: Any, zero: bool = True, pad: float = 0.06) -> Range1d:
+    """An axis range that holds every finite value given (points and their intervals' ends; the
+    automatic range follows glyphs only, so whiskers would run off the plot), and 0 when `zero`."""
+    finite = [float(v) for group in values for v in group
+              if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    low, high = min(finite, default=0.0), max(finite, default=1.0)
+    if zero:
+        low, high = min(low, 0.0), max(high, 0.0)
+    margin = (high - low) * pad or 0.5
+    return Range1d(start=low - margin, end=high + margin)
+
+
 def _legend_outside(fig: figure, side: Literal["above", "below", "left", "right"]) -> None:
     """Move the figure's legend out of the plot area, where it hid lines and bars."""
     for legend in list(fig.legend):

@@ -10,7 +10,7 @@ from bokeh.models.annotations import Span, Whisker
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-from .plots import HEIGHT, WIDTH
+from .plots import HEIGHT, WIDTH, interval_range
 
 if TYPE_CHECKING:
     from .restricted import RestrictedPlay
@@ -45,6 +45,8 @@ def restriction_plot(result: RestrictedPlay) -> figure:
     title = (f"Restricted play: {result.game}, {result.players} players, {result.bot}, "
              f"{result.games} deals")
     fig = figure(title=title, y_range=FactorRange(factors=names), width=WIDTH,
+                 x_range=interval_range(source.data["cost"], source.data["low"],
+                                        source.data["high"]),
                  height=max(HEIGHT, 90 + _ROW_PX * len(names)),
                  x_axis_label="cost (win-rate points lost by the restricted seat)",
                  tools="save,hover", tooltips=[("", "@name"), ("cost", "@cost{0.0}"),

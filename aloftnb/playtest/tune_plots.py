@@ -14,7 +14,7 @@ from bokeh.models.widgets import Div
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-from .plots import HEIGHT, WIDTH, _legend_outside
+from .plots import HEIGHT, WIDTH, _legend_outside, interval_range
 
 if TYPE_CHECKING:
     from .tune_results import TuneResults
@@ -42,6 +42,9 @@ def objective_plot(results: TuneResults, knob: str, objective: str) -> figure:
     extra: dict[str, Any] = {}
     if categorical:
         extra["x_range"] = FactorRange(factors=list(dict.fromkeys(map(str, table[knob]))))
+    # The whole of every interval shows, from 0 (the goal) up.
+    extra["y_range"] = interval_range(table[objective], table[f"{objective}_low"],
+                                      table[f"{objective}_high"])
     fig = figure(title=f"{objective} against {knob}", width=WIDTH, height=HEIGHT,
                  x_axis_label=knob, y_axis_label=f"{objective} (0 is best)",
                  tools="pan,box_zoom,reset,save,hover", tooltips=TOOLTIPS, **extra)
