@@ -71,8 +71,9 @@ def test_every_figure_of_the_dashboard_is_as_wide_as_the_others(five_seats):
 def test_interval_plots_show_every_interval_whole():
     """Bokeh's automatic range follows glyphs, not whiskers: the balance lab's plots set ranges
     that hold each interval's ends (they once ran off the plot)."""
-    import pandas as pd
     from types import SimpleNamespace
+
+    import pandas as pd
 
     from aloftnb.playtest.plots import interval_range
     from aloftnb.playtest.restriction_plots import restriction_plot
