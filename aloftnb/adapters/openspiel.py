@@ -202,8 +202,8 @@ class _Node:
     clones (OpenSpiel deep-copies a Python state's attributes on every clone); what it computes
     about its state (seat to move, legal moves) it keeps, as pyspiel asks for them repeatedly."""
 
-    __slots__ = ("action", "chance", "indices", "infos", "legal", "mover", "moves", "parent",
-                 "player", "rules", "seat", "state")
+    __slots__ = ("action", "chance", "indices", "infos", "legal", "mover", "moves", "over",
+                 "parent", "player", "rules", "seat", "state")
 
     def __init__(self, parent, action, mover, state, rules) -> None:
         self.parent, self.action, self.mover, self.state, self.rules = (
@@ -217,6 +217,7 @@ class _Node:
         self.chance: list[tuple[int, float]] | None = None  # (index, probability), likewise
         self.seat: int | None = _UNKNOWN  # rules.current_player(state), when first asked
         self.player: int | None = None  # the same as OpenSpiel numbers it, likewise
+        self.over: bool | None = None  # rules.is_over(state), likewise
 
     def to_move(self) -> int | None:
         """The aloftnb seat to move (CHANCE for a chance step, None once the game is over)."""
@@ -384,7 +385,11 @@ class AloftnbState(pyspiel.State):
         return str(rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.rules.is_over(self._node.state)
+        node = self._node
+        over = node.over
+        if over is None:  # pyspiel asks twice a step
+            over = node.over = self.rules.is_over(node.state)
+        return over
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state
