@@ -36,11 +36,13 @@ class _Layout(NamedTuple):
     size: int
     kinds: list[str]
     kind_at: dict[str, list[int]]  # kind -> its places in a kind one-hot block
+    named: frozenset[str]  # the kinds a view names as they are (all but leviathans)
     spaces: list[tuple[str, int]]  # (space name, where its block starts)
     space_at: dict[str, int]  # space name -> where its block starts
     corner_at: dict[str, int]  # corner name -> where its block starts
     corners_end: int
     top_health: int
+    max_plunder: int
 
 
 @functools.lru_cache(maxsize=32)
@@ -59,9 +61,10 @@ def _layout(rules: CommodoresRules) -> _Layout:
     corner_at: dict[str, int] = {}
     for corner in range(len(geo.corners)):
         corner_at.setdefault(geo.corner_name(corner), corners + corner * per_corner)
-    return _Layout(observation_shape(rules)[0], kinds, kind_at, spaces, space_at, corner_at,
+    return _Layout(observation_shape(rules)[0], kinds, kind_at, frozenset(kinds[:-1]), spaces,
+                   space_at, corner_at,
                    corners + len(geo.corners) * per_corner,
-                   max((lv.health for lv in cat.leviathans), default=1))
+                   max((lv.health for lv in cat.leviathans), default=1), cat.max_plunder)
 
 
 def observation(rules: CommodoresRules, view: dict[str, Any], seat: int) -> list[float]:
@@ -78,19 +81,17 @@ def observation_entries(rules: CommodoresRules, view: dict[str, Any], seat: int)
     positions: list[int] = []
     values: list[float] = []
     hot, put, value = ones.append, positions.append, values.append
-    empty, top_health = len(kinds), lay.top_health
-    for name, base in lay.spaces:
-        h = hexes.get(name)
-        if h is None:
-            hot(base + empty)
+    empty, top_health, named, space_at = len(kinds), lay.top_health, lay.named, lay.space_at
+    ones += [base + empty for name, base in lay.spaces if name not in hexes]
+    for name, h in hexes.items():
+        if name not in space_at:
             continue
-        kind = h["kind"] if h["kind"] in kinds[:-1] else "leviathan"
-        ones += [base + i for i in kind_at[kind]]
-        put(base + empty + 1)
-        value(h.get("number", 0) / 6)
-        put(base + empty + 2)
-        value(h.get("health", 0) / top_health)
-    space_at = lay.space_at
+        base = space_at[name]
+        kind = h["kind"]
+        for i in kind_at[kind if kind in named else "leviathan"]:
+            hot(base + i)
+        positions += (base + empty + 1, base + empty + 2)
+        values += (h.get("number", 0) / 6, h.get("health", 0) / top_health)
     ones += [space_at[name] + empty + 3 for name in set(view["fresh"]) if name in space_at]
     stats, acting = view["derived"]["ship_stats"], view["acting"]
     corner_at = lay.corner_at
@@ -141,13 +142,13 @@ def observation_entries(rules: CommodoresRules, view: dict[str, Any], seat: int)
     at += 6
     positions += range(at, at + 6)
     values += [min(1.0, view["turn"] / max(1, rules.turn_limit * n)), view["left"] / max(
-        1, cat.max_plunder), view["forage_number"] / 6,
+        1, lay.max_plunder), view["forage_number"] / 6,
         min(1.0, view["derived"]["stack_total"] / 60), min(1.0, sum(view["tokens"].values()) / 60),
         view["upgrade_cubes"] / max(1, cat.upgrade_cubes)]
     at += 6
     drawn = view.get("drawn")  # the hex waiting to be placed (rulings 2)
     if drawn is not None:
-        ones += [at + i for i in kind_at[drawn if drawn in kinds[:-1] else "leviathan"]]
+        ones += [at + i for i in kind_at[drawn if drawn in named else "leviathan"]]
     return ones, positions, values
 
 
