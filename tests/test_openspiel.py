@@ -223,12 +223,16 @@ def test_observations_and_information_states_are_the_seats_own():
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_observation_tensors_are_the_rules_own_at_every_step(name):
+def test_observation_tensors_and_legal_actions_are_as_before_at_every_step(name):
     """observation_tensor is filled from the encoding's non-zero entries: rules.observation
-    as float32, byte for byte, for every seat along a game."""
+    as float32, byte for byte, for every seat along a game. legal_actions() is answered in
+    Python: the same list as pyspiel's own (chance steps and the end included)."""
     game = pyspiel.load_game(name)
     rules, state, rng = game.rules, game.new_initial_state(), random.Random(3)
     for _ in range(150):
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in range(rules.players):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
         if state.is_terminal():
             break
         for seat in range(rules.players):

@@ -322,6 +322,20 @@ class AloftnbState(pyspiel.State):
                                     else pyspiel.PlayerId.CHANCE if seat == CHANCE else seat)
         return player
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's legal_actions(): none at the end, the outcomes' indices at a chance step,
+        else the current player's; answered here for Python callers, as pyspiel's own asks
+        is_terminal and current_player again, from C++, on every call. With a player, pyspiel's.
+        """
+        if player is not None:
+            return super().legal_actions(player)
+        if self.is_terminal():
+            return []
+        current = self.current_player()
+        if current == pyspiel.PlayerId.CHANCE:
+            return [index for index, _ in self.chance_outcomes()]
+        return self._legal_actions(current)
+
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
         if node.to_move() != player:
