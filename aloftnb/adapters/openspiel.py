@@ -208,9 +208,8 @@ class _Node:
     def __init__(self, parent, action, mover, state, rules) -> None:
         self.parent, self.action, self.mover, self.state, self.rules = (
             parent, action, mover, state, rules)
-        # (action -> index, chance outcome -> index) of these rules, shared along the game
-        self.indices: tuple[dict, dict] = (parent.indices if parent is not None
-                                           else _indices_of(rules))
+        # (action -> index, chance outcome -> index), shared along the game
+        self.indices = parent.indices if parent is not None else _indices_of(rules)
         self.infos: dict[int, str] = {}  # information state strings, computed when asked
         self.legal: list[int] | None = None  # the legal indices, computed when asked
         self.moves: dict[int, Any] | None = None  # legal index -> action, likewise
@@ -323,10 +322,7 @@ class AloftnbState(pyspiel.State):
         return player
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """pyspiel's legal_actions(): none at the end, the outcomes' indices at a chance step,
-        else the current player's; answered here for Python callers, as pyspiel's own asks
-        is_terminal and current_player again, from C++, on every call. With a player, pyspiel's.
-        """
+        """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
         if player is not None:
             return super().legal_actions(player)
         if self.is_terminal():
@@ -399,11 +395,10 @@ class AloftnbState(pyspiel.State):
         return str(rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
-        node = self._node
-        over = node.over
-        if over is None:  # pyspiel asks twice a step
-            over = node.over = self.rules.is_over(node.state)
-        return over
+        node = self._node  # pyspiel asks twice a step
+        if node.over is None:
+            node.over = self.rules.is_over(node.state)
+        return node.over
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state
