@@ -144,20 +144,25 @@ def bench_fast_path(seconds: float) -> None:
 
 
 ADAPTER_GAMES = (("balloons", 3), ("alu", 2), ("commodores", 3), ("cloudspire", 2))
+# Issue 22's targets: each adapter's random play as a share of the fast path's actions/s.
+ADAPTER_TARGETS = {"openspiel": ("openspiel_adapter", 0.5), "pettingzoo": ("pettingzoo", 0.25)}
 
 
 def bench_adapters(seconds: float) -> None:
     """Random play of each game through the fast path, the OpenSpiel adapter (legal_actions and
     apply_action on a pyspiel state) and the PettingZoo adapter (an agent_iter loop: each step
-    builds the observation and the action mask), in actions per second."""
+    builds the observation and the action mask), in actions per second; then each adapter's
+    rate as a share of the fast path's (a JSON line, and a readable line on stderr)."""
     from .core.registry import make_rules
 
     for game, players in ADAPTER_GAMES:
         rules = make_rules(game, players)
         rng = random.Random(0)
         games, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
-        _line(f"{game}_random_actions_per_s_fast_path", steps / elapsed, "actions/s",
+        fast = steps / elapsed
+        _line(f"{game}_random_actions_per_s_fast_path", fast, "actions/s",
               players=players, games=games)
+        summary = [f"{game} {players}p: fast path {fast:,.0f} actions/s"]
         for adapter, bench in (("openspiel", _bench_openspiel_adapter),
                                ("pettingzoo", _bench_pettingzoo_adapter)):
             measure = f"{game}_random_actions_per_s_{adapter}"
@@ -168,7 +173,14 @@ def bench_adapters(seconds: float) -> None:
                                   "skipped": f"{exc}"}), flush=True)
                 continue
             games, steps, elapsed = _timed_loop(play, seconds)
-            _line(measure, steps / elapsed, "actions/s", players=players, games=games)
+            rate = steps / elapsed
+            _line(measure, rate, "actions/s", players=players, games=games)
+            label, target = ADAPTER_TARGETS[adapter]
+            ratio = rate / fast
+            _line(f"{game}_{label}_ratio", ratio, "x fast path", f">= {target:g} of the fast "
+                  "path's actions/s", ratio >= target, players=players)
+            summary.append(f"{adapter} {rate:,.0f} ({ratio:.2f} of it, target {target:g})")
+        print("; ".join(summary), file=sys.stderr, flush=True)
 
 
 def _bench_openspiel_adapter(game: str, players: int, rng: random.Random) -> Callable:

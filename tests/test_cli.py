@@ -66,6 +66,10 @@ def test_bench_prints_one_json_line_per_measure():
     for game in ("balloons", "alu"):  # each adapter next to the fast path
         for path in ("fast_path", "openspiel", "pettingzoo"):
             assert f"{game}_random_actions_per_s_{path}" in measures
+        for ratio in ("openspiel_adapter_ratio", "pettingzoo_ratio"):  # their share of it
+            line = lines[measures.index(f"{game}_{ratio}")]
+            assert line["unit"] == "x fast path" and isinstance(line["meets_target"], bool)
+        assert f"{game} " in done.stderr and "of it, target" in done.stderr
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
     # an MCTS decision in every game, mode and player count
     from aloftnb.__main__ import MCTS_BUDGETS

@@ -222,6 +222,27 @@ def test_observations_and_information_states_are_the_seats_own():
     assert resampled.information_state_string(1) == state.information_state_string(1)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_observation_tensors_and_legal_actions_are_as_before_at_every_step(name):
+    """observation_tensor is filled from the encoding's non-zero entries: rules.observation
+    as float32, byte for byte, for every seat along a game. legal_actions() is answered in
+    Python: the same list as pyspiel's own (chance steps and the end included)."""
+    game = pyspiel.load_game(name)
+    rules, state, rng = game.rules, game.new_initial_state(), random.Random(3)
+    for _ in range(150):
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in range(rules.players):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        if state.is_terminal():
+            break
+        for seat in range(rules.players):
+            expected = np.asarray(rules.observation(state.aloftnb_state, seat), np.float32)
+            tensor = np.asarray(state.observation_tensor(seat), np.float32)
+            assert tensor.tobytes() == expected.tobytes()
+        actions = state.legal_actions()
+        state.apply_action(actions[int(rng.random() * len(actions))])
+
+
 def test_games_and_states_pickle():
     game = pyspiel.load_game("aloftnb_balloons(players=3,edition=choice)")
     state = game.new_initial_state()

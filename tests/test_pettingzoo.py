@@ -207,3 +207,38 @@ def test_a_missing_pettingzoo_names_the_extra_to_install(monkeypatch):
     monkeypatch.delattr(aloftnb.adapters, "pettingzoo", raising=False)
     with pytest.raises(ImportError, match=r"pip install 'aloftnb\[pettingzoo\]'"):
         importlib.import_module("aloftnb.pettingzoo")
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CONFIGS, ids=IDS)
+def test_observations_and_masks_are_the_rules_own_at_every_step(game, players, options):
+    """The adapter fills its arrays from the encoding's non-zero entries and keeps them per
+    state: they must be rules.observation as float32, byte for byte, and the mask the legal
+    indices, for every seat along a game (asked twice, and changed by the caller in between)."""
+    zoo = env(game, players, **options)
+    zoo.reset(seed=2)
+    rules = zoo.rules
+    rng = random.Random(2)
+    for _agent in zoo.agent_iter(max_iter=300):
+        state = zoo.game_state
+        for seat, other in enumerate(zoo.possible_agents):
+            expected = np.asarray(rules.observation(state, seat), np.float32)
+            seen = zoo.observe(other)
+            assert seen["observation"].shape == rules.observation_shape()
+            assert seen["observation"].tobytes() == expected.tobytes()
+            seen["observation"][...] = 7.0  # the caller's copy, not the adapter's
+            assert zoo.observe(other)["observation"].tobytes() == expected.tobytes()
+        observation, _, termination, truncation, _ = zoo.last()
+        if termination or truncation:
+            assert not observation["action_mask"].any()
+            zoo.step(None)
+            continue
+        legal = sorted(rules.action_to_index(a) for a in rules.legal_actions(state))
+        assert list(np.flatnonzero(observation["action_mask"])) == legal
+        zoo.step(legal[int(rng.random() * len(legal))])
+
+
+def test_dense_observations_from_entries_write_the_ones_first():
+    from aloftnb.kit.observations import dense
+
+    assert dense(5, ([0, 3], [3, 4], [0.5, 0.25])) == [1.0, 0.0, 0.0, 0.5, 0.25]
+    assert dense(2, ([], [], [])) == [0.0, 0.0]

@@ -49,6 +49,7 @@ from ..core.chance import CHANCE, chance_rng
 from ..core.options import number_problem, seed_problem, whole_number_problem
 from ..core.rules import Rules, declares_encoding
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
+from .observations import entries_function, fill
 from .returns import outcome_returns, return_bounds, shared_returns
 
 
@@ -198,16 +199,31 @@ class AloftnbGame(pyspiel.Game):
 # -- states ------------------------------------------------------------------------------------
 class _Node:
     """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
-    clones (OpenSpiel deep-copies a Python state's attributes on every clone)."""
+    clones (OpenSpiel deep-copies a Python state's attributes on every clone); what it computes
+    about its state (seat to move, legal moves) it keeps, as pyspiel asks for them repeatedly."""
 
-    __slots__ = ("action", "chance", "infos", "legal", "mover", "parent", "rules", "state")
+    __slots__ = ("action", "chance", "indices", "infos", "legal", "mover", "moves", "over",
+                 "parent", "player", "rules", "seat", "state")
 
     def __init__(self, parent, action, mover, state, rules) -> None:
         self.parent, self.action, self.mover, self.state, self.rules = (
             parent, action, mover, state, rules)
+        # (action -> index, chance outcome -> index), shared along the game
+        self.indices = parent.indices if parent is not None else _indices_of(rules)
         self.infos: dict[int, str] = {}  # information state strings, computed when asked
         self.legal: list[int] | None = None  # the legal indices, computed when asked
+        self.moves: dict[int, Any] | None = None  # legal index -> action, likewise
         self.chance: list[tuple[int, float]] | None = None  # (index, probability), likewise
+        self.seat: int | None = _UNKNOWN  # rules.current_player(state), when first asked
+        self.player: int | None = None  # the same as OpenSpiel numbers it, likewise
+        self.over: bool | None = None  # rules.is_over(state), likewise
+
+    def to_move(self) -> int | None:
+        """The aloftnb seat to move (CHANCE for a chance step, None once the game is over)."""
+        seat = self.seat
+        if seat == _UNKNOWN:
+            seat = self.seat = self.rules.current_player(self.state)
+        return seat
 
     def __deepcopy__(self, memo):
         return self
@@ -239,8 +255,13 @@ class _Node:
         return text
 
 
+_UNKNOWN = -(2**62)  # a _Node's seat before it is asked (None is "the game is over")
+
+
 def _index(action: Any) -> int | None:
     """An action index as an int (numpy integers included), or None for anything else."""
+    if type(action) is int:  # what pyspiel passes
+        return action
     if isinstance(action, bool):
         return None
     try:
@@ -259,6 +280,23 @@ def _rebuild(rules, steps):
 _INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def _indices_of(rules: Rules) -> tuple[dict, dict]:
+    """The indices of the actions and chance outcomes seen so far, per rules object: the
+    adapter asks for every legal one at every step (chance_to_index searches a list)."""
+    indices = _INDICES.get(rules)
+    if indices is None:
+        indices = _INDICES[rules] = ({}, {})
+    return indices
+
+
+def _chance_index(node: _Node, outcome: Any) -> int:
+    indices = node.indices[1]
+    index = indices.get(outcome)
+    if index is None:
+        index = indices[outcome] = node.rules.chance_to_index(outcome)
+    return index
+
+
 class AloftnbState(pyspiel.State):
     def __init__(self, game: AloftnbGame) -> None:
         super().__init__(game)
@@ -275,30 +313,44 @@ class AloftnbState(pyspiel.State):
         return self._node.rules
 
     def current_player(self) -> int:
-        seat = self.rules.current_player(self._node.state)
-        if seat is None:
-            return pyspiel.PlayerId.TERMINAL
-        return pyspiel.PlayerId.CHANCE if seat == CHANCE else seat
+        node = self._node
+        player = node.player
+        if player is None:  # pyspiel asks several times a step
+            seat = node.to_move()
+            player = node.player = (pyspiel.PlayerId.TERMINAL if seat is None
+                                    else pyspiel.PlayerId.CHANCE if seat == CHANCE else seat)
+        return player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
+        if player is not None:
+            return super().legal_actions(player)
+        if self.is_terminal():
+            return []
+        current = self.current_player()
+        if current == pyspiel.PlayerId.CHANCE:
+            return [index for index, _ in self.chance_outcomes()]
+        return self._legal_actions(current)
 
     def _legal_actions(self, player: int) -> list[int]:
-        rules, node = self.rules, self._node
-        if rules.current_player(node.state) != player:
+        node = self._node
+        if node.to_move() != player:
             return []
-        return list(self._legal_indices())
+        return list(node.legal if node.legal is not None else self._legal_indices())
 
     def _legal_indices(self) -> list[int]:
-        """The legal indices of the seat to move, sorted; kept on the step (apply checks them)."""
+        """The legal indices of the seat to move, sorted; kept on the step with their actions
+        (apply_action checks an index and finds its action there)."""
         node = self._node
         if node.legal is None:
             rules = self.rules
-            indices = _INDICES.setdefault(rules, {})  # action -> index, asked at every step
-            legal = []
+            indices, moves = node.indices[0], {}
             for action in rules.legal_actions(node.state):
                 index = indices.get(action)
                 if index is None:
                     index = indices[action] = rules.action_to_index(action)
-                legal.append(index)
-            node.legal = sorted(legal)
+                moves[index] = action
+            node.moves, node.legal = moves, sorted(moves)
         return node.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -307,29 +359,33 @@ class AloftnbState(pyspiel.State):
             rules, state = self.rules, node.state
             if rules.traits.chance == "sampled":
                 outcome = rules.sample_chance(state, chance_rng(self._seed, self.move_number()))
-                node.chance = [(rules.chance_to_index(outcome), 1.0)]
+                node.chance = [(_chance_index(node, outcome), 1.0)]
             else:
-                node.chance = sorted((rules.chance_to_index(o), p)
+                node.chance = sorted((_chance_index(node, o), p)
                                      for o, p in rules.chance_outcomes(state))
         return list(node.chance)
 
     def _apply_action(self, action: int) -> None:
         rules, node = self.rules, self._node
-        mover = rules.current_player(node.state)
+        mover = node.to_move()
         index = _index(action)
         if mover is None:
             raise IllegalSpielAction(f"{rules.name}: the game is over; action {action!r:.40} "
                                      "cannot be applied")
-        allowed = ([i for i, _ in self.chance_outcomes()] if mover == CHANCE
-                   else self._legal_indices())
-        if index is None or index not in allowed:
+        if mover == CHANCE:
+            allowed = [i for i, _ in self.chance_outcomes()]
+            move = rules.chance_from_index(index) if index in allowed else None
+        else:
+            if node.moves is None:
+                self._legal_indices()
+            assert node.moves is not None and node.legal is not None
+            allowed, move = node.legal, node.moves.get(index)  # type: ignore[arg-type]
+        if index is None or move is None:
             who = "the chance step" if mover == CHANCE else f"player {mover}"
             raise IllegalSpielAction(
                 f"{rules.name}: {action!r:.40} is not a legal action of {who} at move "
                 f"{self.move_number()}; the legal ones are {allowed[:12]}"
                 + (" ..." if len(allowed) > 12 else ""))
-        move = (rules.chance_from_index(index) if mover == CHANCE
-                else rules.action_from_index(index))
         self._node = _Node(node, index, mover, rules.apply(node.state, move), rules)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -339,7 +395,10 @@ class AloftnbState(pyspiel.State):
         return str(rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.rules.is_over(self._node.state)
+        node = self._node  # pyspiel asks twice a step
+        if node.over is None:
+            node.over = self.rules.is_over(node.state)
+        return node.over
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state
@@ -372,10 +431,12 @@ class AloftnbObserver:
         shape = rules.observation_shape()
         self.tensor = np.zeros(0 if perfect_recall else int(np.prod(shape)), np.float32)
         self.dict = {} if perfect_recall else {"observation": self.tensor.reshape(shape)}
+        self._entries = entries_function(rules)
 
     def set_from(self, state: AloftnbState, player: int) -> None:
+        """Computed when asked (OpenSpiel's observation_tensor), from the encoding's entries."""
         if not self.perfect_recall:
-            self.tensor[:] = self.rules.observation(state._node.state, player)
+            fill(self.tensor, self.rules, state._node.state, player, self._entries)
 
     def string_from(self, state: AloftnbState, player: int) -> str:
         if self.perfect_recall:

@@ -42,6 +42,7 @@ from ..core.options import _short_repr, seed_problem
 from ..core.registry import rules_class
 from ..core.rules import Rules
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
+from .observations import entries_function, fill
 from .returns import outcome_returns
 
 
@@ -91,6 +92,15 @@ class AloftnbEnv(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._seeds = random.Random()
         self._indices: dict[Any, int] = {}  # action -> index, looked up at every step
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._count, self._shape = count, tuple(shape)
+        self._size = int(np.prod(self._shape))
+        self._entries = entries_function(rules)
+        # What is known of one state (the one `_known` is): its legal moves by index, and the
+        # observations made of it by seat. Kept until the state changes.
+        self._known: Any = None
+        self._moves: dict[int, Any] | None = None
+        self._seen: dict[int, np.ndarray] = {}
         self.game_seed = 0
         self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
 
@@ -165,29 +175,50 @@ class AloftnbEnv(AECEnv):
             raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
                                 f"not {_short_repr(action)}")
         index = int(action)
-        for move in rules.legal_actions(self.game_state):
-            if self._index_of(move) == index:
-                return move
+        move = self._legal_moves().get(index)
+        if move is not None:
+            return move
         if not 0 <= index < rules.num_distinct_actions():
             raise IllegalAction(f"action {index} is outside 0..{rules.num_distinct_actions() - 1}")
         why = rules.why_illegal(self.game_state, rules.action_from_index(index))
         raise IllegalAction(f"action {index} is not legal now: {why}")
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        rules, seat = self.rules, self.possible_agents.index(agent)
-        observation = np.asarray(rules.observation(self.game_state, seat), np.float32)
-        mask = np.zeros(rules.num_distinct_actions(), np.int8)
-        if agent == self.agent_selection and not rules.is_over(self.game_state):
-            for move in rules.legal_actions(self.game_state):
-                mask[self._index_of(move)] = 1
-        return {"observation": observation.reshape(rules.observation_shape()),
-                "action_mask": mask}
+    def _now(self) -> None:
+        """Forget what was known of an earlier state."""
+        if self._known is not self.game_state:
+            self._known, self._moves, self._seen = self.game_state, None, {}
 
-    def _index_of(self, move: Any) -> int:
-        index = self._indices.get(move)
-        if index is None:
-            index = self._indices[move] = self.rules.action_to_index(move)
-        return index
+    def _legal_moves(self) -> dict[int, Any]:
+        """The legal moves of the state by index (the first move with an index wins, as
+        before), computed once per state: the action mask and step both ask."""
+        self._now()
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = {}
+            indices, to_index = self._indices, self.rules.action_to_index
+            for move in self.rules.legal_actions(self.game_state):
+                index = indices.get(move)
+                if index is None:
+                    index = indices[move] = to_index(move)
+                moves.setdefault(index, move)
+        return moves
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        rules, seat = self.rules, self._seat[agent]
+        self._now()
+        observation = self._seen.get(seat)
+        if observation is None:
+            observation = self._seen[seat] = self._observation(seat)
+        mask = np.zeros(self._count, np.int8)
+        if agent == self.agent_selection and not rules.is_over(self.game_state):
+            mask[list(self._legal_moves())] = 1
+        return {"observation": observation.copy(), "action_mask": mask}
+
+    def _observation(self, seat: int) -> np.ndarray:
+        """`rules.observation` of the seat as float32 numbers, filled from the encoding's
+        non-zero entries when it declares them."""
+        flat = np.zeros(self._size, np.float32)
+        return fill(flat, self.rules, self.game_state, seat, self._entries).reshape(self._shape)
 
     # -- rendering -----------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -6,8 +6,10 @@ ALU has no chance and hides nothing, but the observation is still read from the 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from ...kit.observations import Entries, dense
 from .rules import SEAT_NAMES, TILE_CONTENTS, AluRules
 
 RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", "available"),
@@ -22,29 +24,56 @@ def observation_shape(rules: AluRules) -> tuple[int, ...]:
     return (planes * rules.tile_count + 2 * len(RESOURCES) + 2 + 2 + 2 + 2,)
 
 
-def observation(rules: AluRules, view: dict[str, Any], seat: int) -> list[float]:
-    tiles, board = rules.tiles, view["board"]
-    out: list[float] = []
-    for content in TILE_CONTENTS:
-        out.extend(1.0 if board[tile] == content else 0.0 for tile in tiles)
-    control = view["derived"]["control"]
-    for name in SEAT_NAMES:
-        held = set(control[name])
-        out.extend(1.0 if tile in held else 0.0 for tile in tiles)
+@functools.lru_cache(maxsize=32)
+def _layout(rules: AluRules) -> tuple[int, dict[str, int], dict[str, int], int, dict[str, int],
+                                      int]:
+    """(size, tile -> place, content -> its plane's start, where the control planes start,
+    resource -> scale, the step counters' scale): asked at every step."""
+    tiles = rules.tiles
+    place = {tile: i for i, tile in reversed(list(enumerate(tiles)))}
+    planes = {content: i * len(tiles) for i, content in reversed(list(enumerate(TILE_CONTENTS)))}
     # Counters scaled into 0..1: food comes from raids, and each raid spends a construction.
     scale = {"construction": max(1, rules.start_construction), "iron": max(1, rules.start_iron),
              "food": max(1, rules.start_construction)}
+    return (observation_shape(rules)[0], place, planes, len(TILE_CONTENTS) * len(tiles), scale,
+            max(rules.first_turn_actions, rules.actions_per_turn))
+
+
+def observation(rules: AluRules, view: dict[str, Any], seat: int) -> list[float]:
+    return dense(_layout(rules)[0], observation_entries(rules, view, seat))
+
+
+def observation_entries(rules: AluRules, view: dict[str, Any], seat: int) -> Entries:
+    """`observation` as its non-zero entries (aloftnb.kit.observations)."""
+    _, place, planes, control_at, scale, actions = _layout(rules)
+    board, count = view["board"], len(rules.tiles)
+    ones = [planes[content] + i for i, content in enumerate(board[tile] for tile in rules.tiles)
+            if content in planes]
+    control = view["derived"]["control"]
+    for s, name in enumerate(SEAT_NAMES):
+        base = control_at + s * count
+        ones += sorted({base + place[tile] for tile in control[name] if tile in place})
+    at = control_at + len(SEAT_NAMES) * count
+    positions: list[int] = []
+    values: list[float] = []
     for name in SEAT_NAMES:
         counters = view["players"][name]
-        out.extend(counters[resource][part] / scale[resource] for resource, part in RESOURCES)
+        for resource, part in RESOURCES:
+            positions.append(at)
+            values.append(counters[resource][part] / scale[resource])
+            at += 1
     to_act = view["current_player"]
-    out.extend(1.0 if to_act == s else 0.0 for s in (0, 1))
-    out.extend(1.0 if seat == s else 0.0 for s in (0, 1))
     winners = view["result"]["winners"] if view["result"] else []
-    out.extend(1.0 if s in winners else 0.0 for s in (0, 1))
-    out.append(view["actions_left"] / max(rules.first_turn_actions, rules.actions_per_turn))
-    out.append(min(1.0, view["turn"] / rules.max_length()))
-    return out
+    for s in (0, 1):
+        if to_act == s:
+            ones.append(at + s)
+        if seat == s:
+            ones.append(at + 2 + s)
+        if s in winners:
+            ones.append(at + 4 + s)
+    positions += [at + 6, at + 7]
+    values += [view["actions_left"] / actions, min(1.0, view["turn"] / rules.max_length())]
+    return ones, positions, values
 
 
 def observation_string(rules: AluRules, view: dict[str, Any], seat: int) -> str:

@@ -7,8 +7,10 @@ other seats' colour cards show only once the game is over and the view reveals t
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, NamedTuple
 
+from ...kit.observations import Entries, dense
 from .rules import COLOURS, STATUS_NAMES, BalloonsRules
 
 STEPS = ("advance", "wind", "over")
@@ -27,42 +29,86 @@ def observation_shape(rules: BalloonsRules) -> tuple[int, ...]:
     return (sum(_sizes(rules).values()),)
 
 
+class _Layout(NamedTuple):
+    """Where each block of the observation starts, per rules object (asked at every step)."""
+    size: int
+    balloons: tuple[int, ...]  # each balloon's block, in rules.ids order
+    truck: int  # offsets inside a balloon's block
+    column: int
+    altitude: int
+    row: int
+    trucks: int  # the trucks' and the safety truck's columns
+    places: int
+    colours: int
+    step: int
+    to_act: int
+    me: int
+    max_length: int
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(rules: BalloonsRules) -> _Layout:
+    sizes = _sizes(rules)
+    n, t, places = len(rules.ids), rules.truck_count, rules.columns + 1
+    per_balloon = sizes["balloons"] // n if n else 0
+    truck = len(STATUS_NAMES)
+    trucks = sizes["balloons"]
+    colours = trucks + sizes["trucks"]
+    step = colours + sizes["colours"]
+    to_act = step + sizes["step"]
+    return _Layout(sum(sizes.values()), tuple(i * per_balloon for i in range(n)), truck,
+                   truck + t, truck + t + places, truck + t + places + rules.altitudes,
+                   trucks, places, colours, step, to_act, to_act + rules.players,
+                   rules.max_length())
+
+
+_STATUS = {name: i for i, name in enumerate(STATUS_NAMES)}
+_COLOUR = {colour: i for i, colour in reversed(list(enumerate(COLOURS)))}  # first, as .index
+
+
 def observation(rules: BalloonsRules, view: dict[str, Any], seat: int) -> list[float]:
     """The view as numbers, in the order of `_sizes`: one-hot blocks, then two scalars."""
-    n, t, p = len(rules.ids), rules.truck_count, rules.players
-    places, top = rules.columns + 1, rules.altitudes
-    out = [0.0] * observation_shape(rules)[0]
-    at = 0  # where the next block starts; a block of `size` has a 1 at `at + hot`, if any
+    return dense(_layout(rules).size, observation_entries(rules, view, seat))
 
-    def one_hot(size: int, hot: int | None) -> None:
-        nonlocal at
-        if hot is not None:
-            out[at + hot] = 1.0
-        at += size
 
+def observation_entries(rules: BalloonsRules, view: dict[str, Any], seat: int) -> Entries:
+    """`observation` as its non-zero entries (aloftnb.kit.observations)."""
+    at = _layout(rules)
+    ones: list[int] = []
+    hot = ones.append
     row = {bid: i for i, bid in enumerate(view["row"])}
-    statuses = {name: i for i, name in enumerate(STATUS_NAMES)}
-    for bid in rules.ids:
-        entry = view["balloons"][bid]
-        one_hot(len(STATUS_NAMES), statuses[entry["status"]])
+    balloons, trucks = view["balloons"], view["trucks"]
+    for bid, base in zip(rules.ids, at.balloons):
+        entry = balloons[bid]
+        hot(base + _STATUS[entry["status"]])
         truck = entry.get("truck")
-        one_hot(t, truck)
+        if truck is not None:
+            hot(base + at.truck + truck)
         column = entry["column"] if "column" in entry else (
-            view["trucks"][truck] if truck is not None else None)
-        one_hot(places, None if column is None else column - 1)
-        one_hot(top, entry["altitude"] - 1 if "altitude" in entry else None)
-        one_hot(n, row.get(bid))  # place in the packed row
-    for column in (*view["trucks"], view["safety"]):
-        one_hot(places, column - 1)
-    for other in range(p):  # colour cards the view shows: this seat's, every seat's at the end
-        colour = view["colours"].get(str(other))
-        one_hot(len(COLOURS), None if colour is None else COLOURS.index(colour))
-    one_hot(len(STEPS), STEPS.index(view["step"]))
-    one_hot(p, view["current_player"])
-    one_hot(p, seat)
-    out[at] = min(1.0, view["turn"] / rules.max_length())
-    out[at + 1] = 1.0 if view["lead_passed"] else 0.0
-    return out
+            trucks[truck] if truck is not None else None)
+        if column is not None:
+            hot(base + at.column + column - 1)
+        if "altitude" in entry:
+            hot(base + at.altitude + entry["altitude"] - 1)
+        place = row.get(bid)  # place in the packed row
+        if place is not None:
+            hot(base + at.row + place)
+    base = at.trucks
+    for column in (*trucks, view["safety"]):
+        hot(base + column - 1)
+        base += at.places
+    colours, width = view["colours"], len(COLOURS)
+    for other in range(rules.players):  # colour cards the view shows: this seat's, every
+        colour = colours.get(str(other))  # seat's at the end
+        if colour is not None:
+            hot(at.colours + other * width + _COLOUR[colour])
+    hot(at.step + STEPS.index(view["step"]))
+    if view["current_player"] is not None:
+        hot(at.to_act + view["current_player"])
+    hot(at.me + seat)
+    end = at.me + rules.players
+    return ones, [end, end + 1], [min(1.0, view["turn"] / at.max_length),
+                                  1.0 if view["lead_passed"] else 0.0]
 
 
 def observation_string(rules: BalloonsRules, view: dict[str, Any], seat: int) -> str:

@@ -8,8 +8,10 @@ below its top or a landmark face the seat has not seen.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from ...kit.observations import Entries, dense
 from .rules import CloudspireRules
 from .state import OVER, PHASES, STAGES
 
@@ -33,43 +35,92 @@ def _phase(rules: CloudspireRules, view: dict[str, Any]) -> str:
     return rules.flow.ended_phase if phase == OVER else phase
 
 
-def observation(rules: CloudspireRules, view: dict[str, Any], seat: int) -> list[float]:
+@functools.lru_cache(maxsize=32)
+def _layout(rules: CloudspireRules) -> tuple[int, int, dict[str, int], list[int]]:
+    """(size, numbers per hex, hex -> where its block starts, the places that are 1.0 in every
+    observation: earthscape slots, gates and their owners), worked out once per rules object."""
     f = rules.factions
+    per_hex = 4 + 2 + f + (f + 2) + (f + 2)
+    at: dict[str, int] = {}
+    fixed: list[int] = []
+    for i, h in enumerate(rules.hexes):
+        base = i * per_hex
+        at.setdefault(h, base)
+        if h in rules.slots:
+            fixed.append(base + 4)
+        if h in rules.gate_of_hex:
+            fixed.append(base + 5)
+        gate_owner = rules.gate_of_hex.get(h, -1)
+        fixed += [base + 6 + g for g in range(f) if gate_owner == g]
+    return observation_shape(rules)[0], per_hex, at, fixed
+
+
+def observation(rules: CloudspireRules, view: dict[str, Any], seat: int) -> list[float]:
+    return dense(_layout(rules)[0], observation_entries(rules, view, seat))
+
+
+def observation_entries(rules: CloudspireRules, view: dict[str, Any], seat: int) -> Entries:
+    """`observation` as its non-zero entries (aloftnb.kit.observations)."""
+    f = rules.factions
+    _, per_hex, at, fixed = _layout(rules)
+    ones = list(fixed)
+    positions: list[int] = []
+    values: list[float] = []
     land = rules.land(tuple(view["slots"]))
     wells = set(rules.wells(_Slots(tuple(view["slots"]))))
-    units = {u["hex"]: u for u in view["units"]}
-    spires = {s["hex"]: s for s in view["spires"]}
-    landmarks = {lm["hex"]: lm for lm in view["landmarks"]}
-    out: list[float] = []
-    for h in rules.hexes:
-        lm = landmarks.get(h)
-        out += [float(h in land), float(h in wells), float(lm is not None),
-                _unit(lm["health"], 10) if lm and lm["revealed"] else 0.0]
-        out += [float(h in rules.slots), float(h in rules.gate_of_hex)]
-        gate_owner = rules.gate_of_hex.get(h, -1)
-        out += [float(gate_owner == g) for g in range(f)]
-        u = units.get(h)
-        out += [float(u is not None and u["owner"] == g) for g in range(f)]
-        out += [_unit(u["health"], 15) if u else 0.0,
-                float(u is not None and rules.catalogue.units[u["members"][0]].hero)]
-        sp = spires.get(h)
-        out += [float(sp is not None and sp["owner"] == g) for g in range(f)]
-        out += [_unit(len(sp["upgrades"]), 8) if sp else 0.0,
-                _unit(sp["upgrades"].count("A"), 8) if sp else 0.0]
+    ones += [at[h] for h in set(land) if h in at]
+    ones += [at[h] + 1 for h in wells if h in at]
+    for h, lm in {lm["hex"]: lm for lm in view["landmarks"]}.items():
+        base = at.get(h)
+        if base is not None:
+            ones.append(base + 2)
+            if lm["revealed"]:
+                positions.append(base + 3)
+                values.append(_unit(lm["health"], 10))
+    units = rules.catalogue.units
+    for h, u in {u["hex"]: u for u in view["units"]}.items():
+        base = at.get(h)
+        if base is not None:
+            ones += [base + 6 + f + g for g in range(f) if u["owner"] == g]
+            positions += [base + 6 + 2 * f, base + 7 + 2 * f]
+            values += [_unit(u["health"], 15), float(units[u["members"][0]].hero)]
+    for h, sp in {sp["hex"]: sp for sp in view["spires"]}.items():
+        base = at.get(h)
+        if base is not None:
+            ones += [base + 8 + 2 * f + g for g in range(f) if sp["owner"] == g]
+            positions += [base + 8 + 3 * f, base + 9 + 3 * f]
+            values += [_unit(len(sp["upgrades"]), 8), _unit(sp["upgrades"].count("A"), 8)]
+    i = len(rules.hexes) * per_hex
     for side in view["sides"]:
-        out += [_unit(side["source"], 40), _unit(side["gate"], 30), _unit(len(side["stack"]), 20),
-                _unit(side["command"], 30), float(side["done"]),
-                _unit(side["limited_builds"], 5)]
-        out += [float(side["mark"] == g) for g in range(f)]
-    out += [float(bool(chip)) for chip in view["market"]] + [float(bool(view["earthscape_offer"]))]
+        positions += range(i, i + 6)
+        values += [_unit(side["source"], 40), _unit(side["gate"], 30),
+                   _unit(len(side["stack"]), 20), _unit(side["command"], 30),
+                   float(side["done"]), _unit(side["limited_builds"], 5)]
+        ones += [i + 6 + g for g in range(f) if side["mark"] == g]
+        i += 6 + f
+    market = view["market"]
+    ones += [i + k for k, chip in enumerate(market) if chip]
+    i += len(market)
+    if view["earthscape_offer"]:
+        ones.append(i)
+    i += 1
     phase = _phase(rules, view)
-    out += [float(phase == p) for p in PHASES]
-    out += [float(view["stage"] == st) for st in STAGES]
-    out.append(_unit(view["wave"], rules.waves))
-    out += [float(view["actor"] == g) for g in range(f)]
-    out += [float(view["actor"] == -1), float(view["actor"] == -2)]
-    out += [float(seat == g) for g in range(f)]
-    return out
+    ones += [i + k for k, p in enumerate(PHASES) if phase == p]
+    i += len(PHASES)
+    ones += [i + k for k, st in enumerate(STAGES) if view["stage"] == st]
+    i += len(STAGES)
+    positions.append(i)
+    values.append(_unit(view["wave"], rules.waves))
+    i += 1
+    actor = view["actor"]
+    ones += [i + g for g in range(f) if actor == g]
+    if actor == -1:
+        ones.append(i + f)
+    if actor == -2:
+        ones.append(i + f + 1)
+    i += f + 2
+    ones += [i + g for g in range(f) if seat == g]
+    return ones, positions, values
 
 
 class _Slots:

@@ -8,8 +8,10 @@ aside.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, NamedTuple
 
+from ...kit.observations import Entries, dense
 from .rules import CommodoresRules
 from .state import STEPS, TALLIES
 
@@ -29,55 +31,125 @@ def observation_shape(rules: CommodoresRules) -> tuple[int, ...]:
             + len(STEPS) + 2 * n + 6 + 6 + len(_kinds(rules)),)
 
 
-def observation(rules: CommodoresRules, view: dict[str, Any], seat: int) -> list[float]:
-    geo, cat = rules.geometry, rules.catalogue
-    n = rules.players
+class _Layout(NamedTuple):
+    """What the observation reads at every step, worked out once per rules object."""
+    size: int
+    kinds: list[str]
+    kind_at: dict[str, list[int]]  # kind -> its places in a kind one-hot block
+    named: frozenset[str]  # the kinds a view names as they are (all but leviathans)
+    spaces: list[tuple[str, int]]  # (space name, where its block starts)
+    space_at: dict[str, int]  # space name -> where its block starts
+    corner_at: dict[str, int]  # corner name -> where its block starts
+    corners_end: int
+    top_health: int
+    max_plunder: int
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(rules: CommodoresRules) -> _Layout:
+    geo, cat, n = rules.geometry, rules.catalogue, rules.players
     kinds = _kinds(rules)
-    hexes = view["hexes"]
-    fresh = set(view["fresh"])
-    out: list[float] = []
-    top_health = max((lv.health for lv in cat.leviathans), default=1)
-    for space in range(len(geo.spaces)):
-        name = geo.space_name(space)
-        h = hexes.get(name)
-        kind = None if h is None else (h["kind"] if h["kind"] in kinds[:-1] else "leviathan")
-        out += [1.0 if kind == k else 0.0 for k in kinds]
-        out.append(1.0 if h is None else 0.0)
-        out.append((h or {}).get("number", 0) / 6)
-        out.append((h or {}).get("health", 0) / top_health)
-        out.append(1.0 if name in fresh else 0.0)
-    ships = {s["corner"]: s for s in view["ships"]}
-    stats = view["derived"]["ship_stats"]
+    kind_at: dict[str, list[int]] = {}
+    for i, k in enumerate(kinds):
+        kind_at.setdefault(k, []).append(i)
+    per_space, per_corner = len(kinds) + 4, n + 4
+    spaces = [(geo.space_name(space), space * per_space) for space in range(len(geo.spaces))]
+    space_at: dict[str, int] = {}
+    for name, base in spaces:
+        space_at.setdefault(name, base)
+    corners = len(spaces) * per_space
+    corner_at: dict[str, int] = {}
     for corner in range(len(geo.corners)):
-        ship = ships.get(geo.corner_name(corner))
-        owner = int(ship["ship"].split(":")[0]) if ship else -1
-        out += [1.0 if owner == p else 0.0 for p in range(n)]
-        out.append(1.0 if ship and view["acting"] == ship["ship"] else 0.0)
-        s = stats[ship["ship"]] if ship else {"move": 0, "forage": 0, "plunder": 0}
-        out += [min(1.0, s["move"] / 12), min(1.0, s["forage"] / 12), min(1.0, s["plunder"] / 12)]
+        corner_at.setdefault(geo.corner_name(corner), corners + corner * per_corner)
+    return _Layout(observation_shape(rules)[0], kinds, kind_at, frozenset(kinds[:-1]), spaces,
+                   space_at, corner_at,
+                   corners + len(geo.corners) * per_corner,
+                   max((lv.health for lv in cat.leviathans), default=1), cat.max_plunder)
+
+
+def observation(rules: CommodoresRules, view: dict[str, Any], seat: int) -> list[float]:
+    return dense(_layout(rules).size, observation_entries(rules, view, seat))
+
+
+def observation_entries(rules: CommodoresRules, view: dict[str, Any], seat: int) -> Entries:
+    """`observation` as its non-zero entries (aloftnb.kit.observations), in its order."""
+    cat, n = rules.catalogue, rules.players
+    lay = _layout(rules)
+    kinds, kind_at = lay.kinds, lay.kind_at
+    hexes = view["hexes"]
+    ones: list[int] = []
+    positions: list[int] = []
+    values: list[float] = []
+    hot, put, value = ones.append, positions.append, values.append
+    empty, top_health, named, space_at = len(kinds), lay.top_health, lay.named, lay.space_at
+    ones += [base + empty for name, base in lay.spaces if name not in hexes]
+    for name, h in hexes.items():
+        if name not in space_at:
+            continue
+        base = space_at[name]
+        kind = h["kind"]
+        for i in kind_at[kind if kind in named else "leviathan"]:
+            hot(base + i)
+        positions += (base + empty + 1, base + empty + 2)
+        values += (h.get("number", 0) / 6, h.get("health", 0) / top_health)
+    ones += [space_at[name] + empty + 3 for name in set(view["fresh"]) if name in space_at]
+    stats, acting = view["derived"]["ship_stats"], view["acting"]
+    corner_at = lay.corner_at
+    for corner, ship in {s["corner"]: s for s in view["ships"]}.items():
+        if corner not in corner_at:
+            continue
+        base = corner_at[corner]
+        owner = int(ship["ship"].split(":")[0])
+        if 0 <= owner < n:
+            hot(base + owner)
+        if acting == ship["ship"]:
+            hot(base + n)
+        s = stats[ship["ship"]]
+        positions += [base + n + 1, base + n + 2, base + n + 3]
+        values += [min(1.0, s["move"] / 12), min(1.0, s["forage"] / 12),
+                   min(1.0, s["plunder"] / 12)]
+    at = lay.corners_end
     for pool in view["pools"]:
-        out += [pool[r] / cat.pool_cap for r in rules.resources]
-    for done in view["completed"]:
-        out += [1.0 if g.id in done else 0.0 for g in cat.goals]
-    out += [1.0 if g.id in view["goals"] else 0.0 for g in cat.goals]
-    out.append(view["goal_number"] / 6)
-    yard = view["shipyard"]
-    out += [yard.get(t.id, 0) / max(1, cat.copies_per_type) for t in cat.shipyard]
+        for r in rules.resources:
+            put(at)
+            value(pool[r] / cat.pool_cap)
+            at += 1
+    goals = cat.goals
+    for done in (*view["completed"], view["goals"]):
+        ones += [at + i for i, g in enumerate(goals) if g.id in done]
+        at += len(goals)
+    put(at)
+    value(view["goal_number"] / 6)
+    at += 1
+    yard, copies = view["shipyard"], max(1, cat.copies_per_type)
+    for t in cat.shipyard:
+        put(at)
+        value(yard.get(t.id, 0) / copies)
+        at += 1
     for tally in view["tallies"]:
-        out += [min(1.0, tally[name] / 50) for name in TALLIES]
-    out += [1.0 if view["step"] == step else 0.0 for step in STEPS]
-    out += [1.0 if view["player"] == p else 0.0 for p in range(n)]
-    out += [1.0 if seat == p else 0.0 for p in range(n)]
-    out += [1.0 if name in view["done"] else 0.0
-            for name in ("move", "explore", "upgrade", "build", "plunder", "trade")]
-    out += [min(1.0, view["turn"] / max(1, rules.turn_limit * n)), view["left"] / max(
-        1, cat.max_plunder), view["forage_number"] / 6,
+        for name in TALLIES:
+            put(at)
+            value(min(1.0, tally[name] / 50))
+            at += 1
+    ones += [at + i for i, step in enumerate(STEPS) if view["step"] == step]
+    at += len(STEPS)
+    ones += [at + p for p in range(n) if view["player"] == p]
+    ones += [at + n + p for p in range(n) if seat == p]
+    at += 2 * n
+    done = view["done"]
+    ones += [at + i for i, name in enumerate(("move", "explore", "upgrade", "build", "plunder",
+                                              "trade")) if name in done]
+    at += 6
+    positions += range(at, at + 6)
+    values += [min(1.0, view["turn"] / max(1, rules.turn_limit * n)), view["left"] / max(
+        1, lay.max_plunder), view["forage_number"] / 6,
         min(1.0, view["derived"]["stack_total"] / 60), min(1.0, sum(view["tokens"].values()) / 60),
         view["upgrade_cubes"] / max(1, cat.upgrade_cubes)]
+    at += 6
     drawn = view.get("drawn")  # the hex waiting to be placed (rulings 2)
-    drawn = None if drawn is None else (drawn if drawn in kinds[:-1] else "leviathan")
-    out += [1.0 if drawn == k else 0.0 for k in kinds]
-    return out
+    if drawn is not None:
+        ones += [at + i for i in kind_at[drawn if drawn in named else "leviathan"]]
+    return ones, positions, values
 
 
 def observation_string(rules: CommodoresRules, view: dict[str, Any], seat: int) -> str:
