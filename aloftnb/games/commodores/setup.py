@@ -94,10 +94,12 @@ def on_place(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
 
 
 def free_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
-    # With catch_up a seat takes several, one at a time: never one its tracker cannot hold.
-    pool, cap, index = s.pools[s.player], rules.catalogue.pool_cap, rules.res_index
-    return [A("free", resource=r) for r in rules.catalogue.free_resources
-            if pool[index[r]] < cap]
+    offered = [A("free", resource=r) for r in rules.catalogue.free_resources]
+    if rules.catch_up:  # a seat takes several, one at a time: never one its tracker cannot hold
+        pool, cap, index = s.pools[s.player], rules.catalogue.pool_cap, rules.res_index
+        room = [a for a in offered if pool[index[a.resource]] < cap]
+        return room or offered  # (an edited state may have filled every row)
+    return offered
 
 
 def on_free(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
