@@ -46,6 +46,7 @@ CONFIGS = [
     ("commodores", 3, {}),
     ("commodores", 2, {"two_players": True, "radius": 3, "turn_limit": 6}),
     ("commodores", 5, {}),
+    ("commodores", 4, {"catch_up": 2}),
     ("cloudspire", 2, {}),
     ("cloudspire", 3, {}),
     ("cloudspire", 4, {"waves": 2}),

@@ -37,6 +37,9 @@ class Option:
     older_saves: Any = field(default_factory=lambda: NOT_SET)
     # The option may name a JSON file to read (a catalogue). Saves hold the data, never a path.
     from_file: bool = False
+    # A variant the rules text does not have, which changes nothing at its default: simulation
+    # rows leave it out while it is at its default, so rows recorded before it existed still match.
+    quiet_default: bool = False
 
     def validate(self, value: Any) -> Any:
         # Same type and equal: True is not 1, and a list or an array never errors in the test.
@@ -135,6 +138,14 @@ def resolve_options(game: str, spec: dict[str, Option], given: dict[str, Any]) -
     for name, option in spec.items():
         resolved[name] = option.validate(given.get(name, option.default))
     return resolved
+
+
+def recorded_options(spec: dict[str, Option], options: dict[str, Any]) -> dict[str, Any]:
+    """The options as a simulation row records them: every option but a quiet one at its
+    default (see Option.quiet_default); leaving one out reads back as its default."""
+    return {name: value for name, value in options.items()
+            if not (name in spec and spec[name].quiet_default
+                    and type(value) is type(spec[name].default) and value == spec[name].default)}
 
 
 def packaged_json(package: str, name: str) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.bots import Bot, IllegalChoice, game_hooks
 from ..core.chance import CHANCE, chance_rng, derive_seed
+from ..core.options import recorded_options
 from ..core.registry import make_rules
 from ..core.rules import AnyRules
 from .measures import GameMeasures
@@ -178,7 +179,8 @@ def play_game(rules: AnyRules, spec: GameSpec, run_seed: int, index: int) -> dic
         "seed": seed,
         "game": rules.name,
         "players": rules.players,
-        "options": json.dumps(rules.options, sort_keys=True),
+        "options": json.dumps(recorded_options(rules.option_spec, rules.options),
+                              sort_keys=True),
         "bots": ",".join(b.spec for b in bots),
     }
     for seat in range(rules.players):

@@ -76,10 +76,11 @@ def simulate(game: str, *, players: int | None = None,
       bot at each seat). Without it, different bots at different seats confound the seat with
       the bot, and `design_metrics` warns about its seat figures.
 
-    Columns: game_index, seed, game, players, options (JSON), bots, bot_<seat>, score_<seat>,
-    win_<seat> (1 when among the winners), winners, length (actions), branching (mean legal
-    actions per decision), lead_changes (after each round), score_spread, the game's own measures,
-    positions, error, error_seat, moves (legal-action indices, for `results_match`).
+    Columns: game_index, seed, game, players, options (JSON; a quiet option at its default is
+    left out), bots, bot_<seat>, score_<seat>, win_<seat> (1 when among the winners), winners,
+    length (actions), branching (mean legal actions per decision), lead_changes (after each
+    round), score_spread, the game's own measures, positions, error, error_seat, moves
+    (legal-action indices, for `results_match`).
     """
     if players is None:
         if bots is not None and not isinstance(bots, (str, Bot)):

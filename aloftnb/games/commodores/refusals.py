@@ -87,6 +87,9 @@ def _setup_problem(rules: CommodoresRules, s: CommodoresState, action: Action) -
     if s.step != FREE:  # a free resource
         return "the starter ships are placed first, then each seat takes a free resource"
     names = ", ".join(cat.resource_name(r) for r in cat.free_resources)
+    if p["resource"] in cat.free_resources:  # catch_up: a seat taking several filled a tracker
+        return (f"seat {s.player}'s tracker holds {cat.pool_cap} "
+                f"{_resource_words(rules, p['resource'])} already: take another resource")
     return f"the free resource is one of {names}, not {_resource_words(rules, p['resource'])}"
 
 

@@ -183,6 +183,10 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
                          "edge)", check=int_between(2, 8)),
         "two_players": Option("two_players", False, "allow a 2-player game (the text says 3-5)",
                               choices=(False, True)),
+        # A designer's compensation for playing later (not in the text): at 0 the text's set-up.
+        "catch_up": Option("catch_up", 0, "later seats start with more: seat k takes "
+                           "1 + (k x catch_up + 1) // 2 free resources at set-up (0: one each, "
+                           "as the text says)", check=int_between(0, 4), quiet_default=True),
         # Rule changes after saves were written: 1 = the rulings as first published (saves
         # written before this option replay with them), 2 = the current rulings (the rules page
         # lists what changed).
@@ -211,6 +215,12 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
             raise InvalidOptions("the merchant hex has 6 corners: at most 6 starters")
         self.turn_limit = opts["turn_limit"]
         self.rulings = opts["rulings"]
+        self.catch_up = opts["catch_up"]
+        most = self.free_resources_of(self.players - 1)
+        if most > cat.pool_cap * len(cat.free_resources):
+            raise InvalidOptions(f"option catch_up={self.catch_up}: seat {self.players - 1} "
+                                 f"would take {most} free resources, more than its tracker "
+                                 "holds")
         # RULING: the sky has an edge: spaces lie within `radius` steps of the centre.
         self.geometry = geo = hex_grid(opts["radius"])
         self.kinds = cat.hex_kinds
@@ -292,6 +302,11 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         self._upgrade_costs = {(t.id, u.id): tuple((self.res_index[r], n) for r, n in u.cost)
                                for t in cat.ship_types for u in t.upgrades}
 
+    def free_resources_of(self, seat: int) -> int:
+        """How many free resources `seat` takes at set-up: 1, and half of catch_up more per seat
+        before it, rounded up (RULING, a designer's option: the catch_up option)."""
+        return 1 + (self.catch_up * seat + 1) // 2
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from its players and options: its tables hold functions that do not pickle.
         return (_rebuild_rules, (type(self), self.players, dict(self.options)))
@@ -303,7 +318,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
     def _compute_max_length(self) -> int:
         cat = self.catalogue
         setup = (cat.leviathans_set_aside + cat.goals_in_play + 1 + cat.ship_types_in_play
-                 + 2 * self.players)
+                 + self.players + sum(map(self.free_resources_of, range(self.players))))
         ships = cat.ships_per_player
         best_reward = max((max(lv.rewards) for lv in cat.leviathans), default=0)
         # Explorations: each pays a resource, so they are bounded by what a seat can hold plus

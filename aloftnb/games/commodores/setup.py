@@ -1,6 +1,7 @@
 """Set-up, the first phase: chance sets leviathans aside and draws the goals, the Beacon number
 and the ship types in play; then each seat in seat order places its starter ship on a corner
-of the centre merchant, and each in seat order takes a free resource."""
+of the centre merchant, and each in seat order takes a free resource (with the catch_up option,
+later seats take more)."""
 
 from __future__ import annotations
 
@@ -93,11 +94,20 @@ def on_place(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
 
 
 def free_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
-    return [A("free", resource=r) for r in rules.catalogue.free_resources]
+    offered = [A("free", resource=r) for r in rules.catalogue.free_resources]
+    if rules.catch_up:  # a seat takes several, one at a time: never one its tracker cannot hold
+        pool, cap, index = s.pools[s.player], rules.catalogue.pool_cap, rules.res_index
+        room = [a for a in offered if pool[index[a.resource]] < cap]
+        return room or offered  # (an edited state may have filled every row)
+    return offered
 
 
 def on_free(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
     pools = gain(rules, s.pools, s.player, a.resource, 1)
+    # RULING (the catch_up option): seat k takes 1 + (k x catch_up + 1) // 2 free resources,
+    # one at a time; nothing else gives resources during set-up, so its pool counts them.
+    if sum(pools[s.player]) < rules.free_resources_of(s.player):
+        return s._replace(pools=pools)
     if s.player + 1 < rules.players:
         return s._replace(pools=pools, player=s.player + 1)
     # Set-up ends: seat 0's turn begins with the phase FLOW says comes next.
