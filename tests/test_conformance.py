@@ -49,6 +49,8 @@ CONFIGS = [
     ("cloudspire", 2, {}),
     ("cloudspire", 3, {}),
     ("cloudspire", 4, {"waves": 2}),
+    ("cloudspire", 4, {"waves": 2, "factions": ["mistveil", "mistveil", "emberwrights",
+                                                 "mistveil"]}),
     ("cloudspire", 2, {"variant": "simplified", "waves": 3}),
     ("cloudspire", 1, {"mode": "solo"}),
     ("cloudspire", 3, {"mode": "cooperative", "waves": 2}),

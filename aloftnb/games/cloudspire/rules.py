@@ -128,6 +128,15 @@ _REFUSALS = {"market": market.refusal, "build": build.refusal, "prep": prep.refu
              "onslaught": onslaught.refusal}
 
 
+def _faction_list(value: Any) -> str | None:
+    """The shape of the factions option (the rules check the ids against the catalogue)."""
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        return "must be a list of 1 to 4 faction ids"
+    if not all(isinstance(name, str) for name in value):
+        return "must list faction ids (text)"
+    return None
+
+
 class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, CloudspireAction]):
     name = "cloudspire"
     title = "Cloudspire"
@@ -158,6 +167,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                           "before the rules audit of issue 19 (saves written before this "
                           "option load with 1 and replay as they were played)",
                           choices=(1, 2), older_saves=1),
+        "factions": Option("factions", None, "the catalogue faction each faction in play "
+                           "fields, by id: one per seat, then the faction the rules play in "
+                           "solo and cooperative games", check=_faction_list,
+                           default_note="the catalogue's factions in turn (seat 0 the first)"),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
                                       "a JSON file path"),
     }
@@ -193,8 +206,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         # option were played by, 2 (the default) the current ones. See `self.new_rulings`.
         self.new_rulings = opts["rulings"] >= 2
         self.numbers = cat.numbers
-        # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
-        self.faction_of = tuple(cat.factions[f % len(cat.factions)] for f in range(self.factions))
+        self.faction_of = self._factions_in_play(opts["factions"])
         self.gate_hexes = cat.map.gates[self.factions]
         self.gate_of_hex = {h: f for f, h in enumerate(self.gate_hexes)}
         self.unit_ids = tuple(cat.units)
@@ -218,6 +230,25 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self._allies = tuple(frozenset(range(self.players)) if (
             self.mode == "cooperative" and f < self.players) else frozenset({f})
             for f in range(self.factions))
+
+    def _factions_in_play(self, chosen: list[str] | None) -> tuple[Any, ...]:
+        """The catalogue faction of each faction in play: the `factions` option's, checked
+        against the catalogue, or by default the catalogue's factions in turn."""
+        listed = self.catalogue.factions
+        if chosen is None:
+            # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
+            return tuple(listed[f % len(listed)] for f in range(self.factions))
+        if len(chosen) != self.factions:
+            who = "" if self.factions == self.players else " (the seats, then the rules' own)"
+            raise InvalidOptions(f"option factions names {len(chosen)} faction(s); this game has "
+                                 f"{self.factions}{who}")
+        by_id = {fac.id: fac for fac in listed}
+        for name in chosen:
+            if name not in by_id:
+                known = ", ".join(by_id)
+                raise InvalidOptions(f"option factions: the catalogue has no faction "
+                                     f"{name!r:.40} (its factions: {known})")
+        return tuple(by_id[name] for name in chosen)
 
     @classmethod
     def player_counts(cls) -> str:
@@ -501,3 +532,4 @@ def _outcomes(items: tuple[Any, ...]) -> list[tuple[Any, float]]:
 
 
 __all__ = ["FAR", "FLOW", "THEN", "CloudspireAction", "CloudspireRules"]
+
