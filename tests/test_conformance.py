@@ -54,6 +54,7 @@ CONFIGS = [
     ("cloudspire", 2, {"variant": "simplified", "waves": 3}),
     ("cloudspire", 1, {"mode": "solo"}),
     ("cloudspire", 3, {"mode": "cooperative", "waves": 2}),
+    ("cloudspire", 2, {"mode": "cooperative", "waves": 2, "difficulty": "hard"}),
     ("harbour", 1, {}),
     ("harbour", 3, {"rounds": 6}),
     ("kites", 2, {}),
