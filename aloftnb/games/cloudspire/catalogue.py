@@ -8,7 +8,7 @@ field ("catalogue: factions[0].minions[1].movement must be a whole number 0..6, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.catalogues import GameCatalogue
@@ -174,6 +174,9 @@ class Catalogue:
     earthscapes: dict[str, Earthscape]
     events: dict[str, Event]
     faces: dict[str, LandmarkFace]
+    # Difficulty level -> field -> its value for 1, 2 and 3 seats: what the faction the rules
+    # play gains at that level in solo and cooperative games (empty: no level changes anything).
+    difficulty: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
 
     def deck(self, entries: dict[str, Any]) -> tuple[str, ...]:
         """A full deck of `entries` (each as many times as its copies), sorted."""
@@ -190,6 +193,12 @@ CATALOGUE = GameCatalogue(__package__, read_catalogue)  # the option (aloftnb/co
 # The names notebooks and tests import: the shipped data (a fresh copy every call), and loading.
 default_catalogue_data = shipped_catalogue_data = CATALOGUE.shipped_data
 load_catalogue = CATALOGUE.load
+
+
+# The levels a catalogue may tune, and what a level may give the rules' faction (each a list
+# of three numbers, for 1, 2 and 3 seats): docs/rules/cloudspire.md, "Difficulty".
+DIFFICULTY_LEVELS = ("easy", "normal", "hard")
+LEVEL_FIELDS = ("starting_source", "income", "command", "gate_health")
 
 
 class _Reader(DataReader):
@@ -254,7 +263,7 @@ class _Reader(DataReader):
     # -- sections ------------------------------------------------------------------------------
     def read(self, data: Any) -> Catalogue:
         top = self.table(data, "the catalogue", ("rules", "map", "factions", "market", "events",
-                                                 "landmark_faces"))
+                                                 "landmark_faces"), ("difficulty",))
         numbers = self.numbers(top["rules"])
         units: dict[str, UnitKind] = {}
         spires: dict[str, SpireKind] = {}
@@ -303,7 +312,20 @@ class _Reader(DataReader):
             raise self.fail("landmark_faces", f"needs at least {len(map_data.landmarks)} faces "
                             "(one per landmark on the map)")
         return Catalogue(numbers, map_data, factions, units, spires, equipment, chips,
-                         earthscapes, events, faces)
+                         earthscapes, events, faces, self.difficulty(top.get("difficulty", {})))
+
+    def difficulty(self, value: Any) -> dict[str, dict[str, tuple[int, ...]]]:
+        """The difficulty levels: each names what the rules' faction gains, per seat count."""
+        levels = self.table(value, "difficulty", (), DIFFICULTY_LEVELS)
+        read = {}
+        for level, entry in levels.items():
+            where = f"difficulty.{level}"
+            fields = self.table(entry, where, (), LEVEL_FIELDS)
+            read[level] = {
+                key: tuple(self.whole(v, f"{where}.{key}[{i}]", -20, 50) for i, v in
+                           enumerate(self.listing(fields[key], f"{where}.{key}", 3, 3)))
+                for key in fields}
+        return read
 
     def numbers(self, value: Any) -> GameNumbers:
         keys = ("gate_health", "gate_retaliation", "source_cap", "starting_source",

@@ -37,7 +37,7 @@ from ...kit.hexgrid import hex_grid
 from . import bot_faction, checks, fights, texts, views
 from . import map as map_rules
 from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction
-from .catalogue import CATALOGUE, Catalogue
+from .catalogue import CATALOGUE, DIFFICULTY_LEVELS, Catalogue
 from .map import FAR
 from .phases import build, market, onslaught, prep
 from .phases.onslaught import (
@@ -128,6 +128,15 @@ _REFUSALS = {"market": market.refusal, "build": build.refusal, "prep": prep.refu
              "onslaught": onslaught.refusal}
 
 
+def _faction_list(value: Any) -> str | None:
+    """The shape of the factions option (the rules check the ids against the catalogue)."""
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        return "must be a list of 1 to 4 faction ids"
+    if not all(isinstance(name, str) for name in value):
+        return "must list faction ids (text)"
+    return None
+
+
 class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, CloudspireAction]):
     name = "cloudspire"
     title = "Cloudspire"
@@ -158,6 +167,14 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                           "before the rules audit of issue 19 (saves written before this "
                           "option load with 1 and replay as they were played)",
                           choices=(1, 2), older_saves=1),
+        "difficulty": Option("difficulty", "normal", "solo and cooperative games: how strong "
+                             "the faction the rules play is (easy, normal, hard; learning is "
+                             "the opponent of saves written before the option: no help)",
+                             choices=("learning",) + DIFFICULTY_LEVELS, older_saves="learning"),
+        "factions": Option("factions", None, "the catalogue faction each faction in play "
+                           "fields, by id: one per seat, then the faction the rules play in "
+                           "solo and cooperative games", check=_faction_list,
+                           default_note="the catalogue's factions in turn (seat 0 the first)"),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
                                       "a JSON file path"),
     }
@@ -193,8 +210,12 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         # option were played by, 2 (the default) the current ones. See `self.new_rulings`.
         self.new_rulings = opts["rulings"] >= 2
         self.numbers = cat.numbers
-        # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
-        self.faction_of = tuple(cat.factions[f % len(cat.factions)] for f in range(self.factions))
+        self.faction_of = self._factions_in_play(opts["factions"])
+        # RULING (difficulty): at a level the catalogue tunes, the faction the rules play gains
+        # what the level gives it for this many seats (catalogue `difficulty`); `learning`
+        # (and a level the catalogue leaves out) gives nothing, as before the option.
+        level = cat.difficulty.get(opts["difficulty"], {}) if self.bots else {}
+        self.level = {key: values[self.players - 1] for key, values in level.items()}
         self.gate_hexes = cat.map.gates[self.factions]
         self.gate_of_hex = {h: f for f, h in enumerate(self.gate_hexes)}
         self.unit_ids = tuple(cat.units)
@@ -218,6 +239,25 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self._allies = tuple(frozenset(range(self.players)) if (
             self.mode == "cooperative" and f < self.players) else frozenset({f})
             for f in range(self.factions))
+
+    def _factions_in_play(self, chosen: list[str] | None) -> tuple[Any, ...]:
+        """The catalogue faction of each faction in play: the `factions` option's, checked
+        against the catalogue, or by default the catalogue's factions in turn."""
+        listed = self.catalogue.factions
+        if chosen is None:
+            # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
+            return tuple(listed[f % len(listed)] for f in range(self.factions))
+        if len(chosen) != self.factions:
+            who = "" if self.factions == self.players else " (the seats, then the rules' own)"
+            raise InvalidOptions(f"option factions names {len(chosen)} faction(s); this game has "
+                                 f"{self.factions}{who}")
+        by_id = {fac.id: fac for fac in listed}
+        for name in chosen:
+            if name not in by_id:
+                known = ", ".join(by_id)
+                raise InvalidOptions(f"option factions: the catalogue has no faction "
+                                     f"{name!r:.40} (its factions: {known})")
+        return tuple(by_id[name] for name in chosen)
 
     @classmethod
     def player_counts(cls) -> str:
@@ -253,8 +293,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                  1 if u.faction == fac.id else 0) for u in cat.units.values())
             stock = tuple(s.copies if s.faction == fac.id else 0 for s in cat.spires.values())
             # RULING (first-player edge): later seats start with a little more Source.
-            source = n.starting_source + n.later_seat_source * f
-            sides.append(Side(fac.id, source, n.gate_health, barracks,
+            source = n.starting_source + n.later_seat_source * f + self.helped(f, "starting_source")
+            gate = n.gate_health + self.helped(f, "gate_health")
+            sides.append(Side(fac.id, source, gate, barracks,
                               (0,) * len(self.unit_ids), stock, (), (),
                               (0,) * len(fac.structures), -1, 0, 0, (), False, False, 0,
                               (0, 0, 0), 0, 0, 0, (), False))
@@ -315,6 +356,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         fac = self._faction(side)
         return sum(getattr(adv, field) for st, bought in zip(fac.structures, side.advancements)
                    for adv in st.advancements[:bought])
+
+    def helped(self, f: int, field: str) -> int:
+        """What the difficulty level gives faction `f` in `field` (only the rules' faction)."""
+        return self.level.get(field, 0) if f in self.bots else 0
 
     def source_cap(self, side: Side) -> int:
         return self.numbers.source_cap + self.bonus(side, "source_cap")
@@ -501,3 +546,4 @@ def _outcomes(items: tuple[Any, ...]) -> list[tuple[Any, float]]:
 
 
 __all__ = ["FAR", "FLOW", "THEN", "CloudspireAction", "CloudspireRules"]
+

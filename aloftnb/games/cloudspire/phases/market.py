@@ -49,7 +49,8 @@ def on_event(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     if event.repair:  # RULING (events): repairs never raise a gate above its start
         for f in w.order:
             gate = w.sides[f].gate
-            top = rules.numbers.gate_health + rules.bonus(w.sides[f], "gate_health")
+            top = (rules.numbers.gate_health + rules.bonus(w.sides[f], "gate_health")
+                   + rules.helped(f, "gate_health"))
             w.side(f, gate=min(top, gate + event.repair))
     w.draw = ""
     rules.flow.end_phase(rules, w)
@@ -61,10 +62,11 @@ def begin_income(rules: CloudspireRules, w: Work) -> None:
     event = rules.catalogue.events.get(w.event)
     for f in w.order:
         side = w.sides[f]
-        gain = rules.income(w.wave) + rules.bonus(side, "income") + (event.source if event else 0)
+        gain = (rules.income(w.wave) + rules.bonus(side, "income") + rules.helped(f, "income")
+                + (event.source if event else 0))
         source = max(0, min(rules.source_cap(side), side.source + gain))
-        command = rules.command(w.wave) + rules.bonus(side, "command") + (
-            event.command if event else 0)
+        command = (rules.command(w.wave) + rules.bonus(side, "command")
+                   + rules.helped(f, "command") + (event.command if event else 0))
         w.side(f, source=source, command=max(0, command))
     rules.flow.end_phase(rules, w)
 
