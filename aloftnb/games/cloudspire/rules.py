@@ -174,7 +174,8 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         "factions": Option("factions", None, "the catalogue faction each faction in play "
                            "fields, by id: one per seat, then the faction the rules play in "
                            "solo and cooperative games", check=_faction_list,
-                           default_note="the catalogue's factions in turn (seat 0 the first)"),
+                           default_note="the catalogue's factions in turn (seat 0 the first)",
+                           quiet_default=True),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
                                       "a JSON file path"),
     }
