@@ -5,9 +5,9 @@ a working board at once (the moves appear as buttons next to this table); it ove
 `Rules.render_svg` when it wants a picture.
 
 `attr` and `FONT` for any SVG a game writes, `PanelText` for the text of a side panel, and
-`map_and_panel`: a drawing in two parts, a map
-the board may zoom and a side panel, as aloftnb/widget/board.js lays them out (alone they sit
-side by side; the board scales the map to its frame and puts the panel beside or below it).
+`map_and_panel`: a drawing in two parts, a map the board may zoom and a side panel, as
+aloftnb/widget/board.js lays them out (alone they sit side by side; the board scales the map to
+its frame and puts the panel beside or below it).
 """
 
 from __future__ import annotations
