@@ -162,7 +162,67 @@ def test_the_restricted_bot_chooses_only_among_the_actions_left():
             choice = restricted.choose_index(rules, state, 0, random.Random(seed), actions)
             assert actions[choice].type != "strike"
             assert restricted.choose(rules, state, 0, random.Random(seed)).type != "strike"
-        assert "legal_actions" not in vars(rules)  # the narrowing is undone
+        assert "legal_actions" not in vars(rules)  # the rules themselves are never narrowed
+
+
+class _Lookahead(aloftnb.Bot):
+    """Looks at the seat's next decision two steps on (through the rules it is given), as a
+    searching bot does, and records the choices it sees there."""
+
+    name = "lookahead"
+
+    def __init__(self) -> None:
+        self.seen: list[list[str]] = []
+
+    def choose(self, rules, state, seat, rng, stop=None):
+        actions = rules.legal_actions(state)
+        later = state
+        for action in (actions[0], aloftnb.Action("roll", pips=0), aloftnb.Action("jab"),
+                       aloftnb.Action("roll", pips=0)):  # its move, the die, the rival's, the die
+            later = rules.apply(later, action)
+        assert rules.current_player(later) == seat
+        self.seen.append([a.type for a in rules.legal_actions(later)])
+        return actions[0]
+
+    def choose_index(self, rules, state, seat, rng, actions):
+        return actions.index(self.choose(rules, state, seat, rng))
+
+
+def test_a_searching_bot_keeps_to_the_restriction_in_the_moves_it_imagines():
+    # Before, only the move played was narrowed: a search could plan on barred actions later.
+    rules = make_rules("duel", 2)
+    state = DuelState(2, False, (2, 2))
+    spy = _Lookahead()
+    restricted = RestrictedBot(spy, Restriction("never strikes", lambda a: a.type == "strike"))
+    assert restricted.choose(rules, state, 0, random.Random(0)).type != "strike"
+    restricted.choose_index(rules, state, 0, random.Random(0), rules.legal_actions(state))
+    assert spy.seen == [["jab", "wave"], ["jab", "wave"]]
+    # The rules it was handed are untouched: a board sharing them sees every legal action.
+    assert "legal_actions" not in vars(rules)
+    assert [a.type for a in rules.legal_actions(state)] == ["strike", "jab", "wave"]
+
+
+def test_restricted_mcts_imagines_no_barred_move_for_its_own_seat():
+    rules = make_rules("duel", 2)
+    state = DuelState(2, False, (2, 2))
+    never = Restriction("never strikes", lambda a: a.type == "strike")
+    restricted = RestrictedBot("mcts:200", never)
+    narrowed = restricted._rules_for(rules, 0)
+    root = restricted.bot.search(narrowed, state, 0, random.Random(1))
+    seat_moves, rival_moves = set(), set()
+
+    def walk(node, depth):  # the tree holds decisions only: seats alternate 0, 1, 0, ...
+        for action, child in node.children.items():
+            (seat_moves if depth % 2 == 0 else rival_moves).add(action.type)
+            walk(child, depth + 1)
+
+    walk(root, 0)
+    assert seat_moves == {"jab", "wave"}
+    assert "strike" in rival_moves  # the rival is not restricted
+    # A restricted bot pickles without its narrowed copy, and makes a new one after.
+    again = pickle.loads(pickle.dumps(restricted))
+    assert again._narrowed is None
+    assert again.choose(rules, state, 0, random.Random(0)).type != "strike"
 
 
 def test_verdict_thresholds():

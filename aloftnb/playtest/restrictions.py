@@ -8,12 +8,12 @@ No pandas here: worker processes import this module to play restricted games.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import itertools
 import pickle
 import random
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..core.action import Action
@@ -139,29 +139,31 @@ def _local(key: int, name: str) -> Restriction:
     return restriction
 
 
-@contextmanager
-def _only(rules: AnyRules, state: Any, allowed: list[Action]) -> Iterator[None]:
-    """While inside, `rules.legal_actions(state)` lists only `allowed` (other states as usual):
-    a bot reading its choices from the rules then chooses among them. On this rules object only
-    (a simulation worker's own), as the runner's legal-action cache does."""
-    own = getattr(rules, "__dict__", {}).get("legal_actions")
-    compute = rules.legal_actions
+def _narrowed(rules: AnyRules, restriction: Restriction, seat: int) -> AnyRules:
+    """A shallow copy of `rules` whose `legal_actions` leaves out what `restriction` bars in every
+    state where `seat` decides (all of them when it would bar every one). A searching bot given
+    it keeps to the restriction in its own search too, not only at the move it plays. The copy is
+    the bot's own: the rules it came from, perhaps shared with a board, are never changed."""
+    try:
+        narrowed = copy.copy(rules)
+    except Exception as exc:  # noqa: BLE001 - a rules class that refuses copying
+        raise AloftnbError(f"{type(rules).__name__} cannot be copied ({exc}): a restricted bot "
+                           "cannot narrow its legal actions") from None
+    compute, player_of, barred = rules.legal_actions, rules.current_player, restriction.barred
 
-    def legal_actions(s: Any) -> list[Any]:
-        return list(allowed) if s is state else compute(s)
+    def legal_actions(state: Any) -> list[Any]:
+        actions: list[Any] = compute(state)
+        if player_of(state) != seat:
+            return actions
+        kept = [a for a in actions if not barred(state, a)]
+        return kept or actions
 
     try:
-        rules.legal_actions = legal_actions  # type: ignore[method-assign, assignment]
+        narrowed.legal_actions = legal_actions  # type: ignore[method-assign]
     except AttributeError:
         raise AloftnbError(f"{type(rules).__name__} has __slots__: a restricted bot cannot "
                            "narrow its legal actions") from None
-    try:
-        yield
-    finally:
-        if own is None:
-            del rules.legal_actions
-        else:
-            rules.legal_actions = own  # type: ignore[method-assign]
+    return narrowed
 
 
 class RestrictedBot(Bot):
@@ -169,9 +171,10 @@ class RestrictedBot(Bot):
     not bar. RULING: when it bars every legal action, the bot chooses among all of them, as it
     would unrestricted, and the decision counts as forced (`restriction_tally`).
 
-    The wrapped bot reads its choices from `rules.legal_actions(state)` (every built-in bot
-    does); its search may still imagine itself playing barred actions later on. Made for
-    simulations: on a board, use it only where nothing else reads the rules at the same time.
+    The wrapped bot is given a copy of the rules whose `legal_actions` leaves out the barred
+    actions wherever this seat decides (every built-in bot reads its choices there), so a
+    searching bot such as MCTS keeps to the restriction in the futures it imagines as well as in
+    the move it plays. The rules it is given are never changed.
     """
 
     def __init__(self, bot: str | Bot, restriction: Restriction) -> None:
@@ -180,6 +183,13 @@ class RestrictedBot(Bot):
                                      f"{_short_repr(restriction)}")
         self.bot = make_bot(bot)
         self.restriction = restriction
+        # The narrowed copy of the last rules and seat it played for: a simulation plays many
+        # moves with one rules object, so the copy is made once, not at every move.
+        self._narrowed: tuple[AnyRules, int, AnyRules] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A worker process makes its own narrowed copy (the copy's filter is a local function).
+        return {**self.__dict__, "_narrowed": None}
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -198,25 +208,26 @@ class RestrictedBot(Bot):
         kept = [i for i, a in enumerate(actions) if not self.restriction.barred(state, a)]
         return None if not kept or len(kept) == len(actions) else kept
 
+    def _rules_for(self, rules: AnyRules, seat: int) -> AnyRules:
+        cached = self._narrowed
+        if cached is None or cached[0] is not rules or cached[1] != seat:
+            cached = self._narrowed = (rules, seat, _narrowed(rules, self.restriction, seat))
+        return cached[2]
+
     def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
-        actions: list[Action] = rules.legal_actions(state)
-        kept = self._kept(state, actions)
-        if kept is None:
-            return self.bot.choose(rules, state, seat, rng, stop)
-        with _only(rules, state, [actions[i] for i in kept]):
-            return self.bot.choose(rules, state, seat, rng, stop)
+        return self.bot.choose(self._rules_for(rules, seat), state, seat, rng, stop)
 
     def choose_index(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                      actions: list[Action]) -> int:
         kept = self._kept(state, actions)
         # RULING: every legal action barred -> the bot chooses among them all (a forced decision,
-        # counted by restriction_tally); nothing barred -> exactly the bot's own choice.
+        # counted by restriction_tally); nothing barred -> the bot's own choice among them all.
+        # Either way a searching bot plans its later moves under the restriction.
+        narrowed = self._rules_for(rules, seat)
         if kept is None:
-            return self.bot.choose_index(rules, state, seat, rng, actions)
-        allowed = [actions[i] for i in kept]
-        with _only(rules, state, allowed):
-            choice = self.bot.choose_index(rules, state, seat, rng, allowed)
+            return self.bot.choose_index(narrowed, state, seat, rng, actions)
+        choice = self.bot.choose_index(narrowed, state, seat, rng, [actions[i] for i in kept])
         return kept[choice]
 
     def __repr__(self) -> str:
