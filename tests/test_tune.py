@@ -378,3 +378,14 @@ def test_trials_do_not_depend_on_the_workers_that_play_them():
     alone = coin(trials=3, games_per_trial=40).trials
     pooled = coin(trials=3, games_per_trial=40, workers=2).trials
     pd.testing.assert_frame_equal(alone, pooled)
+
+
+def test_a_dask_cluster_plays_the_same_trials():
+    distributed = pytest.importorskip("distributed")
+    alone = coin(trials=3, games_per_trial=40).trials
+    # Threads in this process, so the coin draw registered here is found by the workers.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        dasked = coin(trials=3, games_per_trial=40, executor=client.get_executor()).trials
+    pd.testing.assert_frame_equal(alone, dasked)
