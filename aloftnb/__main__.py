@@ -59,6 +59,15 @@ def _parser() -> argparse.ArgumentParser:
     prints = sub.add_parser("fingerprints", help="print digests of what every game shows, to "
                             "compare before and after a change")
     prints.add_argument("--quick", action="store_true", help="fewer games (a smoke test)")
+    evidence = sub.add_parser("evidence", help="play or check the stored evidence for the "
+                              "shipped numbers (measurements.json in a directory)")
+    evidence.add_argument("directory", nargs="?", default="evidence")
+    evidence.add_argument("--run", action="append", default=None, metavar="NAME",
+                          help="play this run (repeatable); with no --run, only show the table")
+    evidence.add_argument("--missing", action="store_true", help="play every run not stored")
+    evidence.add_argument("--stale", action="store_true",
+                          help="play every run measured on another setting or other rules")
+    evidence.add_argument("--workers", type=int, default=None)
     return parser
 
 
@@ -385,10 +394,32 @@ def cmd_fingerprints(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evidence(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .playtest.evidence import evidence_status, evidence_table, measure
+
+    names = args.run
+    if args.stale:
+        status = evidence_status(args.directory)
+        names = (names or []) + list(status.loc[~(status["stored"] & status["same_setting"].eq(True)
+                                                  & status["same_rules"].eq(True)), "run"])
+    if names or args.missing:
+        for name in measure(args.directory, names, workers=args.workers, progress=True,
+                            missing_only=args.missing and not names):
+            print(f"stored {name}", flush=True)
+    with pd.option_context("display.width", 160, "display.max_rows", None,
+                           "display.max_columns", None):
+        print(evidence_status(args.directory).to_string(index=False))
+        print()
+        print(evidence_table(args.directory).to_string(index=False, float_format="{:.3f}".format))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = {"simulate": cmd_simulate, "bench": cmd_bench, "games": cmd_games,
-               "fingerprints": cmd_fingerprints}[args.command]
+               "fingerprints": cmd_fingerprints, "evidence": cmd_evidence}[args.command]
     try:
         return command(args)
     except AloftnbError as exc:

@@ -24,6 +24,7 @@ _EXPORTS = {
     "restricted_play": "restricted", "RestrictedPlay": "restricted",
     "Restriction": "restrictions", "RestrictedBot": "restrictions",
     "restriction_plot": "restriction_plots",
+    "evidence_table": "evidence", "evidence_status": "evidence", "evidence_plot": "evidence",
 }
 # Exports that are modules themselves: aloftnb.objectives.seat_fairness().
 _MODULES = {"objectives"}
@@ -33,7 +34,7 @@ __all__ = [
     "design_metrics", "length_histogram", "live", "position_heatmap", "report", "report_html",
     "results_match", "score_distributions", "seats_comparable", "show", "simulate",
     "TuneResults", "objectives", "tune", "win_rate_plot", "win_rates",
-    "win_rate_plot", "win_rates",
+    "evidence_plot", "evidence_status", "evidence_table",
     "RestrictedBot", "RestrictedPlay", "Restriction", "restricted_play", "restriction_plot",
 ]
 

@@ -1,0 +1,299 @@
+"""Evidence for a game's shipped numbers: named, seeded simulations stored with the setting they
+were measured on, read back, pooled by group and checked against the targets they stand for.
+
+A directory of evidence holds `measurements.json` (what to play, and what each group of runs is
+meant to show) and, per run, `runs/<name>.csv.gz` (simulate's rows, without the move lists: a
+game is replayed from its seed) and `runs/<name>.json` (how and on what it was measured):
+
+    {"groups": [{"group": "cloudspire, 2 players: factions", "game": "cloudspire",
+                 "players": 2, "bots": "greedy", "seed": 11,
+                 "claims": [{"factions_between": [0.45, 0.55]}],
+                 "runs": [{"name": "cs2-ember-mist", "games": 400,
+                           "options": {"factions": ["emberwrights", "mistveil"]}}, ...]}]}
+
+Claims: `{"seats_within": 0.05}` (every seat's win rate within 5 points of its fair share, the
+seats' mean), `{"factions_between": [lo, hi]}` (every faction's share of the games between the
+factions it met, a shared win counting for each winner), and `{"mean": column,
+"between": [lo, hi]}` (a column's mean: `win_0` for cooperative seats, `gate_fell`...).
+
+Each run records a digest of its setting (the options a save records, the catalogue's data
+included) and of a few seeded random games: `evidence_status` says which runs were measured on
+data or rules that have changed since, so stale evidence shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..core.chance import CHANCE
+from ..core.registry import make_rules
+from ..core.rules import AnyRules
+from ..errors import AloftnbError
+from .stats import wilson_interval
+
+__all__ = ["Group", "Run", "evidence_plot", "evidence_status", "evidence_table", "load_groups",
+           "measure", "read_run", "setting_digest"]
+
+SPEC_FILE = "measurements.json"
+RUNS = "runs"
+LEFT_OUT = ("moves",)  # long, and a game replays from its seed
+DIGEST_GAMES = 3
+
+
+@dataclass(frozen=True)
+class Run:
+    """One seeded simulation of a group."""
+
+    name: str
+    games: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Runs of one setting (seat orders or faction rotations of it) pooled for their claims."""
+
+    group: str
+    game: str
+    players: int
+    bots: str
+    seed: int
+    claims: tuple[dict[str, Any], ...]
+    runs: tuple[Run, ...]
+
+
+def load_groups(directory: str | Path) -> list[Group]:
+    """The groups of `directory`/measurements.json; AloftnbError naming what is malformed."""
+    path = Path(directory) / SPEC_FILE
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        groups = []
+        for g in data["groups"]:
+            runs = tuple(Run(r["name"], int(r["games"]), dict(r.get("options", {})))
+                         for r in g["runs"])
+            claims = tuple(dict(c) for c in g.get("claims", ()))
+            for claim in claims:
+                _claim_kind(claim)
+            groups.append(Group(g["group"], g["game"], int(g["players"]), g.get("bots", "greedy"),
+                                int(g.get("seed", 0)), claims, runs))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise AloftnbError(f"{path}: {type(exc).__name__}: {exc}") from exc
+    names = [r.name for g in groups for r in g.runs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise AloftnbError(f"{path}: run names must be unique; {', '.join(twice)} repeat")
+    return groups
+
+
+def _claim_kind(claim: Mapping[str, Any]) -> str:
+    for kind in ("seats_within", "factions_between", "mean"):
+        if kind in claim:
+            if kind == "mean" and "between" not in claim:
+                break
+            return kind
+    raise ValueError(f"a claim is seats_within, factions_between or mean with between, not "
+                     f"{dict(claim)!r}")
+
+
+def setting_digest(rules: AnyRules) -> str:
+    """A digest of what a run plays: the game, the seats and the options a save records (a
+    catalogue's data included)."""
+    text = json.dumps({"game": rules.name, "players": rules.players,
+                       "options": rules.options_for_save()}, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def rules_digest(rules: AnyRules) -> str:
+    """A digest of a few seeded random games to their end: it changes when the rules play
+    differently, even with the same data."""
+    digest = hashlib.sha256()
+    rng = random.Random(0)
+    for seed in range(DIGEST_GAMES):
+        state, steps = rules.initial_state(seed), 0
+        while not rules.is_over(state):
+            if rules.current_player(state) == CHANCE:
+                state = rules.apply(state, rules.sample_chance(state, rng))
+            else:
+                actions = rules.legal_actions(state)
+                state = rules.apply(state, actions[int(rng.random() * len(actions))])
+            steps += 1
+        final = json.dumps(rules.state_to_dict(state), sort_keys=True, default=repr)
+        digest.update(f"{steps}:{final}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _rules_of(group: Group, run: Run) -> AnyRules:
+    return make_rules(group.game, group.players, **run.options)
+
+
+def measure(directory: str | Path, names: Iterable[str] | None = None, *,
+            workers: int | None = None, progress: bool = False, missing_only: bool = False
+            ) -> list[str]:
+    """Play the runs named (all of them by default; only those not yet stored with
+    `missing_only`) and store them; returns the names played."""
+    from .simulation import simulate
+
+    directory = Path(directory)
+    groups = load_groups(directory)
+    known = {r.name: (g, r) for g in groups for r in g.runs}
+    wanted = list(known) if names is None else list(names)
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise AloftnbError(f"no run named {', '.join(unknown)} in {directory / SPEC_FILE}")
+    (directory / RUNS).mkdir(exist_ok=True)
+    played = []
+    for name in wanted:
+        group, run = known[name]
+        if missing_only and (directory / RUNS / f"{name}.json").exists():
+            continue
+        rules = _rules_of(group, run)
+        began = time.perf_counter()
+        rows = simulate(group.game, players=group.players, bots=group.bots, games=run.games,
+                        seed=group.seed, workers=workers, progress=progress, **run.options)
+        seconds = time.perf_counter() - began
+        rows = rows.drop(columns=[c for c in LEFT_OUT if c in rows])
+        rows.to_csv(directory / RUNS / f"{name}.csv.gz", index=False)
+        from .. import __version__
+
+        meta = {"name": name, "group": group.group, "game": group.game,
+                "players": group.players, "bots": group.bots, "seed": group.seed,
+                "games": run.games, "options": run.options,
+                "setting_digest": setting_digest(rules), "rules_digest": rules_digest(rules),
+                "aloftnb": __version__, "seconds": round(seconds, 1),
+                "measured": time.strftime("%Y-%m-%d", time.gmtime())}
+        (directory / RUNS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n",
+                                                       "utf-8")
+        played.append(name)
+    return played
+
+
+def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    """(how it was measured, its rows) of a stored run."""
+    base = Path(directory) / RUNS / name
+    meta: dict[str, Any] = json.loads(base.with_suffix(".json").read_text("utf-8"))
+    return meta, pd.read_csv(base.with_suffix(".csv.gz"))
+
+
+def evidence_status(directory: str | Path) -> pd.DataFrame:
+    """One row a run: whether it is stored, and whether its setting and rules are today's."""
+    rows = []
+    for group in load_groups(directory):
+        for run in group.runs:
+            row: dict[str, Any] = {"group": group.group, "run": run.name, "games": run.games}
+            path = Path(directory) / RUNS / f"{run.name}.json"
+            if not path.exists():
+                rows.append({**row, "stored": False, "same_setting": None, "same_rules": None})
+                continue
+            meta = json.loads(path.read_text("utf-8"))
+            rules = _rules_of(group, run)
+            same = meta.get("games") == run.games and meta.get("seed") == group.seed \
+                and meta.get("bots") == group.bots
+            rows.append({**row, "stored": True,
+                         "same_setting": same and meta["setting_digest"] == setting_digest(rules),
+                         "same_rules": meta["rules_digest"] == rules_digest(rules),
+                         "measured": meta.get("measured"), "seconds": meta.get("seconds")})
+    return pd.DataFrame(rows)
+
+
+def _pooled(directory: Path, group: Group) -> list[tuple[Run, pd.DataFrame]]:
+    return [(run, read_run(directory, run.name)[1]) for run in group.runs
+            if (directory / RUNS / f"{run.name}.json").exists()]
+
+
+def _row(group: Group, claim: str, subject: str, wins: float, games: int, target: str,
+         low_ok: float, high_ok: float) -> dict[str, Any]:
+    rate = wins / games if games else float("nan")
+    low, high = wilson_interval(wins, games) if games else (float("nan"), float("nan"))
+    return {"group": group.group, "claim": claim, "subject": subject, "games": games,
+            "value": rate, "low": low, "high": high, "target": target,
+            "target_low": low_ok, "target_high": high_ok,
+            "met": bool(games) and low_ok - 1e-12 <= rate <= high_ok + 1e-12}
+
+
+def evidence_table(directory: str | Path) -> pd.DataFrame:
+    """Every claim of every group, from the stored runs pooled: the value with its 95%
+    interval, the target and whether the value meets it."""
+    directory = Path(directory)
+    rows: list[dict[str, Any]] = []
+    for group in load_groups(directory):
+        runs = _pooled(directory, group)
+        for claim in group.claims:
+            rows.extend(_claim_rows(group, claim, runs))
+    return pd.DataFrame(rows)
+
+
+def _claim_rows(group: Group, claim: dict[str, Any], runs: list[tuple[Run, pd.DataFrame]]
+                ) -> list[dict[str, Any]]:
+    kind = _claim_kind(claim)
+    games = sum(len(rows) for _, rows in runs)
+    if kind == "mean":
+        column, (lo, hi) = claim["mean"], claim["between"]
+        total = sum(float(rows[column].sum()) for _, rows in runs)
+        return [_row(group, f"{column} between", column, total, games,
+                     f"{lo:.0%}-{hi:.0%}", lo, hi)]
+    if kind == "seats_within":
+        within = float(claim["seats_within"])
+        wins = [sum(float(rows[f"win_{s}"].sum()) for _, rows in runs)
+                for s in range(group.players)]
+        fair = sum(wins) / group.players / games if games else 0.0
+        return [_row(group, "seat share", f"seat {s}", w, games,
+                     f"{fair:.1%} ± {within:.0%}", fair - within, fair + within)
+                for s, w in enumerate(wins)]
+    lo, hi = claim["factions_between"]
+    won: dict[str, float] = {}  # faction -> games won, and played
+    played: dict[str, int] = {}
+    for run, rows in runs:
+        factions = run.options.get("factions")
+        if not factions:
+            raise AloftnbError(f"run {run.name}: a factions claim needs options.factions")
+        for seat in range(group.players):
+            won[factions[seat]] = won.get(factions[seat], 0.0) + float(rows[f"win_{seat}"].sum())
+            played[factions[seat]] = played.get(factions[seat], 0) + len(rows)
+    return [_row(group, "faction share", faction, won[faction], played[faction],
+                 f"{lo:.0%}-{hi:.0%}", lo, hi) for faction in sorted(won)]
+
+
+def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped numbers") -> Any:
+    """Each claim's value with its 95% interval over its target (the shaded band): green when
+    the value meets it, red when not. `table` is evidence_table's, or some of its rows."""
+    from bokeh.models import CategoricalAxis, ColumnDataSource, FactorRange
+    from bokeh.models.annotations import Whisker
+    from bokeh.plotting import figure
+
+    from .plots import WIDTH, interval_range
+
+    rows = table.iloc[::-1]  # the first claim on top
+    factors = [(str(g), str(s)) for g, s in zip(rows["group"], rows["subject"])]
+    source = ColumnDataSource({
+        "factor": factors, "value": [100 * v for v in rows["value"]],
+        "low": [100 * v for v in rows["low"]], "high": [100 * v for v in rows["high"]],
+        "target_low": [100 * v for v in rows["target_low"]],
+        "target_high": [100 * v for v in rows["target_high"]],
+        "target": rows["target"].astype(str).tolist(), "games": rows["games"].tolist(),
+        "colour": ["#2ca02c" if met else "#d62728" for met in rows["met"]]})
+    data = source.data
+    fig = figure(title=title, y_range=FactorRange(factors=factors), width=WIDTH,
+                 height=80 + 24 * len(factors), x_axis_label="per cent",
+                 x_range=interval_range(data["low"], data["high"], data["target_low"],
+                                        data["target_high"]),
+                 tools="save,hover", tooltips=[("", "@factor"), ("value", "@value{0.0}%"),
+                                               ("95%", "@low{0.0} to @high{0.0}"),
+                                               ("target", "@target"), ("games", "@games")])
+    fig.hbar(y="factor", left="target_low", right="target_high", height=0.8, source=source,
+             color="#2ca02c", alpha=0.15)
+    fig.add_layout(Whisker(source=source, base="factor", lower="low", upper="high",
+                           dimension="width"))
+    fig.scatter(x="value", y="factor", source=source, size=9, color="colour")
+    for axis in fig.yaxis:
+        if isinstance(axis, CategoricalAxis):
+            axis.group_label_orientation = "horizontal"
+    return fig

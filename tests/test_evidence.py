@@ -1,0 +1,201 @@
+"""Stored evidence for shipped numbers (aloftnb.playtest.evidence): runs played and read back,
+claims checked against known answers on a toy draw, stale runs detected, bad specs refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+import pytest
+
+import aloftnb
+from aloftnb.__main__ import main
+from aloftnb.core import registry
+from aloftnb.core.chance import CHANCE
+from aloftnb.core.options import Option, whole_number_problem
+from aloftnb.errors import AloftnbError, InvalidOptions
+from aloftnb.playtest.evidence import (
+    evidence_plot,
+    evidence_status,
+    evidence_table,
+    load_groups,
+    measure,
+    read_run,
+)
+
+
+class DrawState(NamedTuple):
+    winner: int  # -1 before the draw
+
+
+class DrawRules(aloftnb.Rules[DrawState, aloftnb.Action]):
+    """One draw: seat 0 wins with probability edge/10, and a seat playing the "heavy" faction
+    draws 0.2 better."""
+
+    name = "evidence_draw"
+    title = "Evidence draw"
+    traits = aloftnb.Traits(player_counts=(2,), chance="explicit", utility="win_loss")
+    phases = ("draw",)
+    phase_actions = {"draw": ("draw",)}
+    action_types = ("draw",)
+    option_spec = {"edge": Option("edge", 5, "seat 0's chance in tenths",
+                                  check=lambda v: whole_number_problem(v, 0, 10)),
+                   "factions": Option("factions", None, "two faction names")}
+
+    def configure(self) -> None:
+        factions = self.options["factions"] or ["plain", "plain"]
+        if not isinstance(factions, list) or len(factions) != 2:
+            raise InvalidOptions("factions: two names")
+        heavy = [0.2 if f == "heavy" else 0.0 for f in factions]
+        self.p = min(1.0, max(0.0, self.options["edge"] / 10 + heavy[0] - heavy[1]))
+        self._draws = [aloftnb.Action("draw", seat=0), aloftnb.Action("draw", seat=1)]
+
+    def max_length(self) -> int:
+        return 1
+
+    def initial_state(self, seed: int) -> DrawState:
+        return DrawState(-1)
+
+    def current_player(self, s: DrawState) -> int | None:
+        return CHANCE if s.winner < 0 else None
+
+    def is_over(self, s: DrawState) -> bool:
+        return s.winner >= 0
+
+    def legal_actions(self, s: DrawState) -> list[aloftnb.Action]:
+        return [] if s.winner >= 0 else list(self._draws)
+
+    def chance_outcomes(self, s: DrawState) -> list[tuple[aloftnb.Action, float]]:
+        return [(self._draws[0], self.p), (self._draws[1], 1 - self.p)]
+
+    def apply(self, s: DrawState, action: aloftnb.Action) -> DrawState:
+        return DrawState(action.seat)
+
+    def scores(self, s: DrawState) -> dict[int, float]:
+        return {seat: float(seat == s.winner) for seat in range(2)}
+
+    def state_to_dict(self, s: DrawState) -> dict[str, Any]:
+        return {"winner": s.winner}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def draw_registered():
+    registry.register(DrawRules)
+    yield
+    registry._GAMES.pop("evidence_draw")
+    registry._HOOKS.pop("evidence_draw", None)
+
+
+GAMES = 400
+
+
+def group(name: str, claims: list[dict[str, Any]], runs: list[tuple[str, dict[str, Any]]]
+          ) -> dict[str, Any]:
+    return {"group": name, "game": "evidence_draw", "players": 2, "bots": "random", "seed": 4,
+            "claims": claims,
+            "runs": [{"name": n, "games": GAMES, "options": o} for n, o in runs]}
+
+
+SPEC = {"groups": [
+    group("even seats", [{"seats_within": 0.05}], [("even", {})]),
+    group("seat 0 ahead", [{"seats_within": 0.05}, {"mean": "win_0", "between": [0.7, 0.9]}],
+          [("ahead", {"edge": 8})]),
+    group("plain pairing", [{"factions_between": [0.45, 0.55]}],
+          [("ab", {"factions": ["a", "b"]}), ("ba", {"factions": ["b", "a"]})]),
+    group("heavy pairing", [{"factions_between": [0.45, 0.55]}],
+          [("hl", {"factions": ["heavy", "light"]}), ("lh", {"factions": ["light", "heavy"]})]),
+]}
+
+
+@pytest.fixture()
+def evidence(tmp_path):
+    (tmp_path / "measurements.json").write_text(json.dumps(SPEC))
+    assert measure(tmp_path, workers=1) == ["even", "ahead", "ab", "ba", "hl", "lh"]
+    return tmp_path
+
+
+def claim(table, group_name: str, subject: str):
+    rows = table[(table["group"] == group_name) & (table["subject"] == subject)]
+    assert len(rows) == 1
+    return rows.iloc[0]
+
+
+def test_claims_meet_their_targets_where_the_toy_says_they_should(evidence):
+    table = evidence_table(evidence)
+    for seat in ("seat 0", "seat 1"):
+        assert claim(table, "even seats", seat)["met"]
+        assert not claim(table, "seat 0 ahead", seat)["met"]  # 0.8 and 0.2 against 0.5
+    ahead = claim(table, "seat 0 ahead", "seat 0")
+    assert ahead["low"] <= ahead["value"] <= ahead["high"] and 0.7 < ahead["value"] < 0.9
+    assert ahead["target"] == "50.0% ± 5%"
+    assert claim(table, "seat 0 ahead", "win_0")["met"]
+    assert claim(table, "plain pairing", "a")["met"] and claim(table, "plain pairing", "b")["met"]
+    heavy = claim(table, "heavy pairing", "heavy")
+    assert heavy["games"] == 2 * GAMES and 0.62 < heavy["value"] < 0.78 and not heavy["met"]
+    assert not claim(table, "heavy pairing", "light")["met"]
+
+
+def test_a_stored_run_reads_back_without_its_move_lists_and_says_how_it_was_measured(evidence):
+    meta, rows = read_run(evidence, "ahead")
+    assert len(rows) == GAMES and "moves" not in rows and "win_0" in rows
+    assert meta["options"] == {"edge": 8} and meta["seed"] == 4 and meta["bots"] == "random"
+    again = aloftnb.simulate("evidence_draw", players=2, bots="random", games=GAMES, seed=4,
+                             workers=1, progress=False, edge=8)
+    assert list(rows["win_0"]) == list(again["win_0"])  # the same games, from their seeds
+
+
+def test_stale_runs_show_when_the_setting_or_the_rules_change(evidence, monkeypatch):
+    status = evidence_status(evidence).set_index("run")
+    assert status["stored"].all() and status["same_setting"].all() and status["same_rules"].all()
+    spec = json.loads((evidence / "measurements.json").read_text())
+    spec["groups"][1]["runs"][0]["options"] = {"edge": 7}  # the shipped number moved
+    spec["groups"][0]["runs"][0]["games"] = GAMES + 1
+    spec["groups"][2]["runs"].append({"name": "new", "games": 10, "options": {}})
+    (evidence / "measurements.json").write_text(json.dumps(spec))
+    status = evidence_status(evidence).set_index("run")
+    assert not status.loc["ahead", "same_setting"] and not status.loc["even", "same_setting"]
+    assert status.loc["ab", "same_setting"] and not status.loc["new", "stored"]
+    # Same data, rules that play differently: the rules digest tells.
+    monkeypatch.setattr(DrawRules, "apply", lambda self, s, a: DrawState(1 - a.seat))
+    assert not evidence_status(evidence).set_index("run").loc["ab", "same_rules"]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"groups": [{"group": "g"}]}, "KeyError"),
+    ({"groups": [group("g", [{"fairest": 1}], [("x", {})])]}, "a claim is seats_within"),
+    ({"groups": [group("g", [], [("x", {}), ("x", {})])]}, "x repeat"),
+    ("not json {", "JSONDecodeError"),
+])
+def test_a_malformed_spec_is_refused_naming_the_problem(tmp_path, spec, message):
+    text = spec if isinstance(spec, str) else json.dumps(spec)
+    (tmp_path / "measurements.json").write_text(text)
+    with pytest.raises(AloftnbError, match=message):
+        load_groups(tmp_path)
+
+
+def test_an_unknown_run_is_refused_before_anything_is_played(tmp_path):
+    (tmp_path / "measurements.json").write_text(json.dumps(SPEC))
+    with pytest.raises(AloftnbError, match="no run named nope"):
+        measure(tmp_path, ["even", "nope"])
+    assert not (tmp_path / "runs" / "even.json").exists()
+
+
+def test_the_command_plays_what_is_missing_and_prints_the_claims(tmp_path, capsys):
+    small = {"groups": [dict(SPEC["groups"][1], runs=[{"name": "ahead", "games": 50,
+                                                      "options": {"edge": 8}}])]}
+    (tmp_path / "measurements.json").write_text(json.dumps(small))
+    assert main(["evidence", str(tmp_path), "--missing", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "stored ahead" in out and "seat share" in out and "win_0 between" in out
+    assert main(["evidence", str(tmp_path), "--missing"]) == 0  # nothing left to play
+    assert "stored ahead" not in capsys.readouterr().out
+
+
+def test_the_plot_draws_every_claim_with_its_target_band(evidence):
+    table = evidence_table(evidence)
+    fig = evidence_plot(table)
+    factors = fig.y_range.factors
+    assert len(factors) == len(table) and ("heavy pairing", "heavy") in factors
+    data = fig.renderers[0].data_source.data
+    assert max(data["high"]) <= fig.x_range.end and min(data["target_low"]) >= fig.x_range.start
+    assert sorted(set(data["colour"])) == ["#2ca02c", "#d62728"]  # some met, some not
