@@ -199,3 +199,13 @@ def test_the_plot_draws_every_claim_with_its_target_band(evidence):
     data = fig.renderers[0].data_source.data
     assert max(data["high"]) <= fig.x_range.end and min(data["target_low"]) >= fig.x_range.start
     assert sorted(set(data["colour"])) == ["#2ca02c", "#d62728"]  # some met, some not
+
+
+def test_claims_of_runs_not_yet_played_are_listed_as_not_measured(tmp_path):
+    (tmp_path / "measurements.json").write_text(json.dumps(SPEC))
+    measure(tmp_path, ["even"], workers=1)
+    table = evidence_table(tmp_path)
+    assert claim(table, "even seats", "seat 0")["met"] is True
+    waiting = table[table["group"] == "seat 0 ahead"]
+    assert len(waiting) == 3 and waiting["met"].isna().all() and (waiting["games"] == 0).all()
+    assert len(evidence_plot(table).y_range.factors) == 2  # only what was measured is drawn

@@ -216,12 +216,13 @@ def _row(group: Group, claim: str, subject: str, wins: float, games: int, target
     return {"group": group.group, "claim": claim, "subject": subject, "games": games,
             "value": rate, "low": low, "high": high, "target": target,
             "target_low": low_ok, "target_high": high_ok,
-            "met": bool(games) and low_ok - 1e-12 <= rate <= high_ok + 1e-12}
+            # None: not measured yet (no stored run).
+            "met": low_ok - 1e-12 <= rate <= high_ok + 1e-12 if games else None}
 
 
 def evidence_table(directory: str | Path) -> pd.DataFrame:
     """Every claim of every group, from the stored runs pooled: the value with its 95%
-    interval, the target and whether the value meets it."""
+    interval, the target and whether the value meets it (None while no run is stored)."""
     directory = Path(directory)
     rows: list[dict[str, Any]] = []
     for group in load_groups(directory):
@@ -271,7 +272,7 @@ def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped nu
 
     from .plots import WIDTH, interval_range
 
-    rows = table.iloc[::-1]  # the first claim on top
+    rows = table[table["games"] > 0].iloc[::-1]  # what was measured, the first claim on top
     factors = [(str(g), str(s)) for g, s in zip(rows["group"], rows["subject"])]
     source = ColumnDataSource({
         "factor": factors, "value": [100 * v for v in rows["value"]],
