@@ -114,5 +114,5 @@ class Observations:
                 flat.put(clear, 0.0)
             if places:
                 flat.put(places, values)
-        self._last[seat] = (flat, list(read))
+        self._last[seat] = (flat, read)  # (a new list each read; never changed)
         return flat.copy()

@@ -13,7 +13,10 @@ unchanged.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 Entries = tuple[list[int], list[int], list[float]]
 
@@ -44,6 +47,18 @@ class Blocks(dict[str, tuple[Any, ...]]):
             sky = blocks["sky"] = (s.hexes, sky_entries(s.hexes))
         ... sky[1] ...
     """
+
+
+def per_rules(cache: dict[int, tuple[Any, Any]], rules: Any, build: Callable[[Any], T]) -> T:
+    """`build(rules)`, worked out once per rules object and kept in `cache` (by identity: a
+    lookup that asks the rules nothing, for what an encoding reads at every step)."""
+    found = cache.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(cache) >= 32:
+            cache.clear()
+        found = cache[id(rules)] = (rules, build(rules))
+    value: T = found[1]
+    return value
 
 
 def dense_blocks(size: int, blocks: list[Entries]) -> list[float]:

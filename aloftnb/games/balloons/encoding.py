@@ -11,7 +11,7 @@ import functools
 from operator import getitem
 from typing import Any, NamedTuple
 
-from ...kit.observations import Entries, dense
+from ...kit.observations import Entries, dense, per_rules
 from .rules import COLOURS, STATUS_NAMES, BalloonsRules
 from .state import FLYING, INFLATED, OVER, UNPACKED, BalloonsState
 
@@ -117,6 +117,7 @@ def observation_entries(rules: BalloonsRules, view: dict[str, Any], seat: int) -
 class _Places(NamedTuple):
     """The observation's places as tables indexed by what the state holds, per rules object, so
     that `observation_entries_from_state` looks places up instead of adding offsets."""
+    at: _Layout
     status: list[tuple[int, ...]]  # per balloon: by status
     column: list[tuple[int, ...]]  # per balloon: by column (one past the last too)
     altitude: list[tuple[int, ...]]  # per balloon: by altitude
@@ -125,11 +126,14 @@ class _Places(NamedTuple):
     trucks: list[tuple[int, ...]]  # per truck, the safety truck last: by column
 
 
-@functools.lru_cache(maxsize=32)
+_PLACES: dict[int, tuple[Any, Any]] = {}
+
+
 def _places(rules: BalloonsRules) -> _Places:
     at, n = _layout(rules), len(rules.ids)
     columns = rules.columns + 1  # a truck that left is one past the last column
     return _Places(
+        at,
         [_table(base, len(STATUS_NAMES) - 1) for base in at.balloons],
         [_table(base + at.column - 1, columns) for base in at.balloons],
         [_table(base + at.altitude - 1, rules.altitudes) for base in at.balloons],
@@ -148,7 +152,8 @@ def observation_entries_from_state(rules: BalloonsRules, s: BalloonsState, seat:
     """`observation_entries` of `rules.view(s, seat)`, read from the state without building the
     view (the adapters call it at every step; tests/test_observation_state.py compares them).
     It reads only what that view shows: the other seats' colours only once the game is over."""
-    at, places = _layout(rules), _places(rules)
+    places = per_rules(_PLACES, rules, _places)
+    at = places.at
     status, where, trucks = s.status, s.where, s.trucks
     column, altitude, truck_of = places.column, places.altitude, places.truck
     ones = list(map(getitem, places.status, status))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, NamedTuple
 
-from ...kit.observations import Blocks, Entries, dense
+from ...kit.observations import Blocks, Entries, dense, per_rules
 from .catalogue import MERCHANT
 from .rules import CommodoresRules
 from .state import STEPS, TALLIES, CommodoresState
@@ -176,7 +176,9 @@ class _StateLayout(NamedTuple):
     blocks: Blocks  # the blocks' entries kept from the last step
 
 
-@functools.lru_cache(maxsize=32)
+_STATE_LAYOUTS: dict[int, tuple[Any, Any]] = {}
+
+
 def _state_layout(rules: CommodoresRules) -> _StateLayout:
     lay, geo, cat, n = _layout(rules), rules.geometry, rules.catalogue, rules.players
     steps: dict[str, list[int]] = {}
@@ -214,7 +216,7 @@ def observation_entries_from_state(rules: CommodoresRules, s: CommodoresState, s
     leviathan and no kind in the stack, only its total. The sky, the ships, the pools, the
     goals, the tallies and the shipyard are blocks kept while the state holds the same
     parts."""
-    n, sl = rules.players, _state_layout(rules)
+    n, sl = rules.players, per_rules(_STATE_LAYOUTS, rules, _state_layout)
     blocks = sl.blocks
     sky = blocks.get("sky")
     if sky is None or sky[0] is not s.hexes:
