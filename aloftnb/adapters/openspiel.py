@@ -49,7 +49,7 @@ from ..core.chance import CHANCE, chance_rng
 from ..core.options import number_problem, seed_problem, whole_number_problem
 from ..core.rules import Rules, declares_encoding
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
-from .observations import entries_function, fill
+from .observations import Observations
 from .returns import outcome_returns, return_bounds, shared_returns
 
 
@@ -431,12 +431,12 @@ class AloftnbObserver:
         shape = rules.observation_shape()
         self.tensor = np.zeros(0 if perfect_recall else int(np.prod(shape)), np.float32)
         self.dict = {} if perfect_recall else {"observation": self.tensor.reshape(shape)}
-        self._entries = entries_function(rules)
+        self._observations = Observations(rules)
 
     def set_from(self, state: AloftnbState, player: int) -> None:
         """Computed when asked (OpenSpiel's observation_tensor), from the encoding's entries."""
         if not self.perfect_recall:
-            fill(self.tensor, self.rules, state._node.state, player, self._entries)
+            self._observations.fill(self.tensor, state._node.state, player)
 
     def string_from(self, state: AloftnbState, player: int) -> str:
         if self.perfect_recall:

@@ -37,12 +37,13 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "aloftnb.pettingzoo needs PettingZoo, gymnasium and numpy, which aloftnb does not "
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
+from ..core.action import Action
 from ..core.chance import chance_rng
 from ..core.options import _short_repr, seed_problem
 from ..core.registry import rules_class
 from ..core.rules import Rules
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
-from .observations import entries_function, fill
+from .observations import Observations
 from .returns import outcome_returns
 
 
@@ -91,16 +92,18 @@ class AloftnbEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (count,), np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self._indices: dict[Any, int] = {}  # action -> index, looked up at every step
+        # action -> index, looked up at every step (an Action by its key: a plain tuple
+        # hashes and compares faster than the Action)
+        self._indices: dict[Any, int] = {}
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._count, self._shape = count, tuple(shape)
-        self._size = int(np.prod(self._shape))
-        self._entries = entries_function(rules)
+        self._observations = Observations(rules)
         # What is known of one state (the one `_known` is): its legal moves by index, and the
-        # observations made of it by seat. Kept until the state changes.
+        # observations read of it by seat (Observations.read: each observe writes them into a
+        # new array). Kept until the state changes.
         self._known: Any = None
         self._moves: dict[int, Any] | None = None
-        self._seen: dict[int, np.ndarray] = {}
+        self._seen: dict[int, Any] = {}
         self.game_seed = 0
         self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
 
@@ -161,17 +164,20 @@ class AloftnbEnv(AECEnv):
         rules = self.rules
         move = self._legal_move(action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # The rewards are all 0 until the game ends, after which no step is live: so
+        # PettingZoo's clearing and adding up of rewards are needed only at the end.
         self.game_state = rules.apply(self.game_state, move)
         self.steps += 1
         self._resolve_chance()
         self._after_move()
-        self._accumulate_rewards()
+        if self.terminations[agent]:
+            self._accumulate_rewards()
 
     def _legal_move(self, action: Any):
         """The game's action for an index, if it is legal now; IllegalAction otherwise."""
         rules = self.rules
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if type(action) is not int and (isinstance(action, (bool, np.bool_))
+                                        or not isinstance(action, (int, np.integer))):
             raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
                                 f"not {_short_repr(action)}")
         index = int(action)
@@ -191,34 +197,33 @@ class AloftnbEnv(AECEnv):
     def _legal_moves(self) -> dict[int, Any]:
         """The legal moves of the state by index (the first move with an index wins, as
         before), computed once per state: the action mask and step both ask."""
-        self._now()
+        if self._known is not self.game_state:
+            self._now()
         moves = self._moves
         if moves is None:
             moves = self._moves = {}
             indices, to_index = self._indices, self.rules.action_to_index
             for move in self.rules.legal_actions(self.game_state):
-                index = indices.get(move)
+                key = move._key if isinstance(move, Action) else move
+                index = indices.get(key)
                 if index is None:
-                    index = indices[move] = to_index(move)
-                moves.setdefault(index, move)
+                    index = indices[key] = to_index(move)
+                if index not in moves:
+                    moves[index] = move
         return moves
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        rules, seat = self.rules, self._seat[agent]
-        self._now()
-        observation = self._seen.get(seat)
-        if observation is None:
-            observation = self._seen[seat] = self._observation(seat)
+        seat = self._seat[agent]
+        if self._known is not self.game_state:
+            self._now()
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = self._seen[seat] = self._observations.read(self.game_state, seat)
+        observation = self._observations.array(seat, seen)
         mask = np.zeros(self._count, np.int8)
-        if agent == self.agent_selection and not rules.is_over(self.game_state):
-            mask[list(self._legal_moves())] = 1
-        return {"observation": observation.copy(), "action_mask": mask}
-
-    def _observation(self, seat: int) -> np.ndarray:
-        """`rules.observation` of the seat as float32 numbers, filled from the encoding's
-        non-zero entries when it declares them."""
-        flat = np.zeros(self._size, np.float32)
-        return fill(flat, self.rules, self.game_state, seat, self._entries).reshape(self._shape)
+        if agent == self.agent_selection and not self.rules.is_over(self.game_state):
+            mask.put(list(self._legal_moves()), 1)
+        return {"observation": observation.reshape(self._shape), "action_mask": mask}
 
     # -- rendering -----------------------------------------------------------------------------
     def render(self) -> str | None:

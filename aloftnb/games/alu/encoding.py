@@ -11,6 +11,7 @@ from typing import Any
 
 from ...kit.observations import Entries, dense
 from .rules import SEAT_NAMES, TILE_CONTENTS, AluRules
+from .state import AluState
 
 RESOURCES = (("construction", "available"), ("construction", "spent"), ("iron", "available"),
              ("iron", "spent"), ("food", "available"), ("food", "not_usable_yet"),
@@ -74,6 +75,42 @@ def observation_entries(rules: AluRules, view: dict[str, Any], seat: int) -> Ent
     positions += [at + 6, at + 7]
     values += [view["actions_left"] / actions, min(1.0, view["turn"] / rules.max_length())]
     return ones, positions, values
+
+
+def observation_entries_from_state(rules: AluRules, s: AluState, seat: int) -> list[Entries]:
+    """`observation_entries` of the view, read from the state's bitmasks without building the
+    view (the adapters call it at every step; tests/test_observation_state.py compares them).
+    Tile i of the board is bit i of a mask, as `rules.mask_tiles` reads it."""
+    _, _, planes, control_at, scale, actions = _layout(rules)
+    count = len(rules.tiles)
+    circles, squares = s.camps
+    raided = s.raided
+    empty, circle, square, raid = (planes[c] for c in TILE_CONTENTS)
+    ones = [(circle if circles >> i & 1 else square if squares >> i & 1
+             else raid if raided >> i & 1 else empty) + i for i in range(count)]
+    for side, mask in enumerate(s.control):
+        base = control_at + side * count
+        while mask:
+            low = mask & -mask
+            ones.append(base + low.bit_length() - 1)
+            mask ^= low
+    at = control_at + len(SEAT_NAMES) * count
+    positions = list(range(at, at + 2 * len(RESOURCES)))
+    values = [held[i] / scale[resource] for held in s.resources
+              for i, (resource, _) in enumerate(RESOURCES)]
+    at += 2 * len(RESOURCES)
+    over = s.player < 0
+    winners = s.winners if over else ()
+    for side in (0, 1):
+        if not over and s.player == side:
+            ones.append(at + side)
+        if seat == side:
+            ones.append(at + 2 + side)
+        if side in winners:
+            ones.append(at + 4 + side)
+    positions += [at + 6, at + 7]
+    values += [s.actions_left / actions, min(1.0, s.turn / rules.max_length())]
+    return [(ones, positions, values)]
 
 
 def observation_string(rules: AluRules, view: dict[str, Any], seat: int) -> str:

@@ -8,10 +8,12 @@ other seats' colour cards show only once the game is over and the view reveals t
 from __future__ import annotations
 
 import functools
+from operator import getitem
 from typing import Any, NamedTuple
 
-from ...kit.observations import Entries, dense
+from ...kit.observations import Entries, dense, per_rules
 from .rules import COLOURS, STATUS_NAMES, BalloonsRules
+from .state import FLYING, INFLATED, OVER, UNPACKED, BalloonsState
 
 STEPS = ("advance", "wind", "over")
 
@@ -63,6 +65,7 @@ def _layout(rules: BalloonsRules) -> _Layout:
 
 
 _STATUS = {name: i for i, name in enumerate(STATUS_NAMES)}
+_STEP = {step: i for i, step in reversed(list(enumerate(STEPS)))}
 _COLOUR = {colour: i for i, colour in reversed(list(enumerate(COLOURS)))}  # first, as .index
 
 
@@ -109,6 +112,71 @@ def observation_entries(rules: BalloonsRules, view: dict[str, Any], seat: int) -
     end = at.me + rules.players
     return ones, [end, end + 1], [min(1.0, view["turn"] / at.max_length),
                                   1.0 if view["lead_passed"] else 0.0]
+
+
+class _Places(NamedTuple):
+    """The observation's places as tables indexed by what the state holds, per rules object, so
+    that `observation_entries_from_state` looks places up instead of adding offsets."""
+    at: _Layout
+    status: list[tuple[int, ...]]  # per balloon: by status
+    column: list[tuple[int, ...]]  # per balloon: by column (one past the last too)
+    altitude: list[tuple[int, ...]]  # per balloon: by altitude
+    truck: list[tuple[int, ...]]  # per balloon: by launch-zone truck
+    row: list[tuple[int, ...]]  # per balloon: by place in the row
+    trucks: list[tuple[int, ...]]  # per truck, the safety truck last: by column
+
+
+_PLACES: dict[int, tuple[Any, Any]] = {}
+
+
+def _places(rules: BalloonsRules) -> _Places:
+    at, n = _layout(rules), len(rules.ids)
+    columns = rules.columns + 1  # a truck that left is one past the last column
+    return _Places(
+        at,
+        [_table(base, len(STATUS_NAMES) - 1) for base in at.balloons],
+        [_table(base + at.column - 1, columns) for base in at.balloons],
+        [_table(base + at.altitude - 1, rules.altitudes) for base in at.balloons],
+        [_table(base + at.truck, rules.truck_count - 1) for base in at.balloons],
+        [_table(base + at.row, n - 1) for base in at.balloons],
+        [_table(at.trucks + k * at.places - 1, columns) for k in range(rules.truck_count + 1)])
+
+
+def _table(start: int, top: int) -> tuple[int, ...]:
+    """start + k at index k, for k in 0..top."""
+    return tuple(range(start, start + top + 1))
+
+
+def observation_entries_from_state(rules: BalloonsRules, s: BalloonsState, seat: int
+                                   ) -> list[Entries]:
+    """`observation_entries` of `rules.view(s, seat)`, read from the state without building the
+    view (the adapters call it at every step; tests/test_observation_state.py compares them).
+    It reads only what that view shows: the other seats' colours only once the game is over."""
+    places = per_rules(_PLACES, rules, _places)
+    at = places.at
+    status, where, trucks = s.status, s.where, s.trucks
+    column, altitude, truck_of = places.column, places.altitude, places.truck
+    ones = list(map(getitem, places.status, status))
+    for b, st in enumerate(status):
+        if st == FLYING:
+            ones += (column[b][where[b]], altitude[b][s.altitude[b]])
+        elif st == UNPACKED or st == INFLATED:
+            truck = where[b]
+            ones += (truck_of[b][truck], column[b][trucks[truck]])
+    row = places.row
+    ones += [row[b][place] for place, b in enumerate(s.row)]
+    ones += map(getitem, places.trucks, (*trucks, s.safety))
+    colours, width, step = s.colours, len(COLOURS), s.step
+    shown = min(rules.players, len(colours))
+    for other in range(shown) if step == OVER else (seat,) if 0 <= seat < shown else ():
+        ones.append(at.colours + other * width + _COLOUR[COLOURS[colours[other]]])
+    ones.append(at.step + _STEP[step])
+    if step != OVER:
+        ones.append(at.to_act + s.player)
+    ones.append(at.me + seat)
+    end = at.me + rules.players
+    return [(ones, [end, end + 1], [min(1.0, s.turn / at.max_length),
+                                   1.0 if s.lead_passed else 0.0])]
 
 
 def observation_string(rules: BalloonsRules, view: dict[str, Any], seat: int) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...kit.observations import Entries, dense
 from .rules import CloudspireRules
-from .state import OVER, PHASES, STAGES
+from .state import OVER, PHASES, STAGES, CloudspireState
 
 
 def observation_shape(rules: CloudspireRules) -> tuple[int, ...]:
@@ -121,6 +121,88 @@ def observation_entries(rules: CloudspireRules, view: dict[str, Any], seat: int)
     i += f + 2
     ones += [i + g for g in range(f) if seat == g]
     return ones, positions, values
+
+
+def observation_entries_from_state(rules: CloudspireRules, s: CloudspireState, seat: int
+                                   ) -> list[Entries]:
+    """`observation_entries` of `rules.view(s, seat)`, read from the state without building the
+    view (the adapters call it at every step; tests/test_observation_state.py compares them).
+    It reads what that view shows: another faction's stack as its size (its top, plus one per
+    chip below), and while a faction builds its stack unseen, its command as it was before the
+    hidden chips went in (views.before_hidden_deploys). No landmark face is read."""
+    f = rules.factions
+    _, per_hex, at, fixed = _layout(rules)
+    ones = list(fixed)
+    positions: list[int] = []
+    values: list[float] = []
+    ones += [at[h] for h in rules.land(s.slots) if h in at]
+    ones += [at[h] + 1 for h in set(rules.wells(s)) if h in at]
+    for h, lm in {lm.hex: lm for lm in s.landmarks}.items():
+        base = at.get(h)
+        if base is not None:
+            ones.append(base + 2)
+            if lm.revealed:
+                positions.append(base + 3)
+                values.append(_unit(lm.health, 10))
+    units = rules.catalogue.units
+    for h, u in {u.hex: u for u in s.units}.items():
+        base = at.get(h)
+        if base is not None:
+            if 0 <= u.owner < f:
+                ones.append(base + 6 + f + u.owner)
+            positions += (base + 6 + 2 * f, base + 7 + 2 * f)
+            values += (_unit(u.health, 15), float(units[u.members[0]].hero))
+    for h, sp in {sp.hex: sp for sp in s.spires}.items():
+        base = at.get(h)
+        if base is not None:
+            if 0 <= sp.owner < f:
+                ones.append(base + 8 + 2 * f + sp.owner)
+            positions += (base + 8 + 3 * f, base + 9 + 3 * f)
+            values += (_unit(len(sp.upgrades), 8), _unit(sp.upgrades.count("A"), 8))
+    i = len(rules.hexes) * per_hex
+    building = s.actor if s.phase == "prep" and s.actor >= 0 and s.actor != seat else None
+    for g, side in enumerate(s.sides):
+        stack, command = side.stack, side.command
+        if g != seat and stack:
+            if g == building:  # the command spent on chips this seat cannot see yet
+                for k, band in enumerate(stack):
+                    for uid in band.members[1:] if k == 0 else band.members:
+                        kind = units[uid]
+                        command += 0 if kind.merc else kind.cost
+            size = 1 + sum(len(band.members) for band in stack[1:])
+        else:
+            size = len(stack)
+        positions += range(i, i + 6)
+        values += [_unit(side.source, 40), _unit(side.gate, 30), _unit(size, 20),
+                   _unit(command, 30), float(side.done), _unit(side.limited_builds, 5)]
+        if 0 <= side.mark < f:
+            ones.append(i + 6 + side.mark)
+        i += 6 + f
+    market = s.market
+    ones += [i + k for k, chip in enumerate(market) if chip]
+    i += len(market)
+    if s.earthscape_offer:
+        ones.append(i)
+    i += 1
+    phase = rules.flow.ended_phase if s.phase == OVER else s.phase
+    ones += [i + k for k, p in enumerate(PHASES) if phase == p]
+    i += len(PHASES)
+    ones += [i + k for k, st in enumerate(STAGES) if s.stage == st]
+    i += len(STAGES)
+    positions.append(i)
+    values.append(_unit(s.wave, rules.waves))
+    i += 1
+    actor = s.actor
+    if 0 <= actor < f:
+        ones.append(i + actor)
+    if actor == -1:
+        ones.append(i + f)
+    if actor == -2:
+        ones.append(i + f + 1)
+    i += f + 2
+    if 0 <= seat < f:
+        ones.append(i + seat)
+    return [(ones, positions, values)]
 
 
 class _Slots:
