@@ -92,6 +92,19 @@ ACTIONS = ActionTypes(
 )
 CHANCE_TYPES = ACTIONS.chance_names
 
-A = CloudspireAction
+_CACHE: dict[tuple[Any, ...], CloudspireAction] = {}
+
+
+def A(type: str, **params: Any) -> CloudspireAction:
+    """The same action object every time for the same fields (actions are immutable): the legal
+    actions and chance outcomes build several an action played, and building one costs more
+    than finding it."""
+    key = (type, *params.items())  # in the caller's order: to_dict() keeps that order
+    action = _CACHE.get(key)
+    if action is None:
+        if len(_CACHE) > 100_000:
+            _CACHE.clear()
+        action = _CACHE[key] = CloudspireAction(type, **params)
+    return action
 
 __all__ = ["ACTIONS", "CHANCE_TYPES", "UPGRADE_WORDS", "A", "CloudspireAction"]
