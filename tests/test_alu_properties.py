@@ -212,3 +212,21 @@ def test_json_round_trip_undo_redo_and_determinism(seed, steps):
     for position in range(1, len(states)):
         match.redo()
         assert match.state == states[position]
+
+
+def test_control_kept_from_action_to_action_matches_the_oracle_on_other_boards():
+    """apply() updates control only around the tile played (camps and attacks): on boards of
+    other shapes, where regions split and merge at different edges, it still equals the oracle."""
+    for columns, rows, seeds in ((3, 3, 40), (2, 5, 40), (6, 7, 10)):
+        rules = aloftnb.make_rules("alu", 2, columns=columns, rows=rows, iron=30)
+        checked = 0
+        for seed in range(seeds):
+            rng, state = random.Random(seed), rules.initial_state(seed)
+            while not rules.is_over(state):
+                actions = rules.legal_actions(state)
+                state = rules.apply(state, actions[int(rng.random() * len(actions))])
+                data = state.to_dict()
+                for name in NAMES:
+                    assert set(data["derived"]["control"][name]) == oracle_control(data, name)
+                checked += 1
+        assert checked > 10 * seeds

@@ -578,3 +578,20 @@ def test_random_games_end_and_every_ending_is_reachable():
         if len(reasons) == 3:
             break
     assert reasons == {"eliminated", "control", "no_actions"}
+
+
+def test_a_first_camp_inside_a_bordered_area_ends_that_control():
+    """A player with no camp may camp on any vacant edge tile, also one the rival borders: the
+    area then holds an opposing camp and is no longer controlled (apply() updates control
+    around the tile played, so this case needs its own update)."""
+    match = at("""
+    . C . . . . . .
+    C . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    """, to_act="square")
+    assert sorted(derived(match)["control"]["circle"]) == ["a1", "a2", "b1"]
+    match.play({"type": "camp", "tile": "a1"})
+    assert sorted(derived(match)["control"]["circle"]) == ["a2", "b1"]
+    assert derived(match)["control"]["square"] == ["a1"]

@@ -141,6 +141,7 @@ class AluRules(Rules[AluState, Action]):
         self.not_left, self.not_right = self.full & ~left, self.full & ~right
         self._actions = {kind: tuple(AluAction(kind, tile=t) for t in self.tiles)
                          for kind in TILE_ACTIONS}
+        self._tables = tuple(self._actions.values())  # in TILE_ACTIONS order
         self._end_turn = AluAction(END_TURN)
 
     def neighbours(self, mask: int) -> int:
@@ -171,13 +172,26 @@ class AluRules(Rules[AluState, Action]):
 
     # -- control (bordering) -------------------------------------------------------------------
     def fill(self, seed: int, within: int) -> int:
-        """The orthogonally connected part of `within` that contains `seed`."""
+        """The orthogonally connected part of `within` that contains `seed` (every part that
+        contains a tile of `seed`, when it has several)."""
+        # neighbours() inlined, with the wrap-around masks folded into `within`: the hot loop.
+        columns = self.columns
+        within_left, within_right = within & self.not_left, within & self.not_right
         region = seed
         while True:
-            grown = (region | self.neighbours(region)) & within
+            grown = (region | (((region << columns) | (region >> columns)) & within)
+                     | ((region << 1) & within_left) | ((region >> 1) & within_right))
             if grown == region:
                 return region
             region = grown
+
+    def bordered(self, region: int, opposing: int) -> bool:
+        """Whether a region (see regions()) is bordered: no opposing camp, at most two edges."""
+        if region & opposing:
+            return False
+        top, bottom, left, right = self.edge_masks
+        return (bool(region & top) + bool(region & bottom) + bool(region & left)
+                + bool(region & right)) <= 2
 
     def regions(self, camps: tuple[int, int], seat: int) -> list[tuple[int, int, bool]]:
         """`seat`'s regions: (tiles mask, edges-touched mask, holds an opposing camp).
@@ -207,14 +221,64 @@ class AluRules(Rules[AluState, Action]):
         the board's four edges (a corner tile touches two). Its other sides are then all the
         player's camps, joined orthogonally or diagonally. Empty and raided tiles inside count.
         """
-        own = camps[seat]
+        own, opposing = camps[seat], camps[1 - seat]
         if not own:
             return 0
+        free = self.full & ~own
+        # Every region holding an opposing camp at once (one fill from all of them); each of
+        # the others is bordered unless it touches three or four edges.
+        remaining = free & ~self.fill(opposing, free)
         controlled = own
-        for region, edges, has_opposing in self.regions(camps, seat):
-            if not has_opposing and _popcount(edges) <= 2:
+        while remaining:
+            region = self.fill(remaining & -remaining, remaining)
+            remaining ^= region
+            if self.bordered(region, 0):
                 controlled |= region
         return controlled
+
+    def _control_after_camp(self, camps: tuple[int, int], control: tuple[int, int], seat: int,
+                            bit: int) -> tuple[int, int]:
+        """Both seats' control once `seat` has set up a camp on `bit` (now in `camps`): only the
+        regions around that tile change, so only they are filled (controlled_mask's result)."""
+        other = 1 - seat
+        mine, theirs = control
+        if seat:
+            mine, theirs = theirs, mine
+        if not mine & bit:
+            # The tile's old region was not bordered; the pieces it splits into may be.
+            free = self.full & ~camps[seat]
+            mine |= bit
+            around = self.neighbours(bit) & free
+            while around:
+                region = self.fill(around & -around, free)
+                around &= ~region
+                if self.bordered(region, camps[other]):
+                    mine |= region
+        if theirs & bit:
+            # The other seat's bordered region around the tile now holds an opposing camp.
+            theirs &= ~self.fill(bit, self.full & ~camps[other])
+        return (theirs, mine) if seat else (mine, theirs)
+
+    def _control_after_attack(self, camps: tuple[int, int], control: tuple[int, int], seat: int,
+                              bit: int) -> tuple[int, int]:
+        """Both seats' control once `seat`'s attack has removed the other's camp on `bit`."""
+        other = 1 - seat
+        mine, theirs = control
+        if seat:
+            mine, theirs = theirs, mine
+        # The attacker's region around the tile lost an opposing camp: it may now be bordered.
+        region = self.fill(bit, self.full & ~camps[seat])
+        if self.bordered(region, camps[other]):
+            mine |= region
+        # The tile joins the other seat's regions next to it into one.
+        if camps[other]:
+            merged = self.fill(bit, self.full & ~camps[other])
+            theirs &= ~merged
+            if self.bordered(merged, camps[seat]):
+                theirs |= merged
+        else:
+            theirs = 0
+        return (theirs, mine) if seat else (mine, theirs)
 
     def _control(self, camps: tuple[int, int]) -> tuple[int, int]:
         return (self.controlled_mask(camps, CIRCLE), self.controlled_mask(camps, SQUARE))
@@ -245,41 +309,31 @@ class AluRules(Rules[AluState, Action]):
         in_hand = self.camp_pieces - _popcount(own)
         pieces_left = self.raiding_pieces - _popcount(raided)
         vacant = self.full & ~(own | opposing | raided)
-        acts: list[Action] = []
-        # RULING: a player with no camp on the board (only possible before their first camp,
-        # or in a position set up from a cell) may only set up a camp on any vacant edge tile.
+        # Each kind's targets, 0 when it cannot be afforded (in TILE_ACTIONS order).
+        build = construction >= 1
         if not own:
-            if construction >= 1 and in_hand >= 1:
-                targets = vacant & self.edge_tiles
-                if not collect:
-                    return bool(targets)
-                self._extend(acts, "camp", targets)
-            return acts if collect else False
-        reach = self.neighbours(own) & ~own
-        plans = []
-        if construction >= 1:
-            if in_hand >= 1:
-                plans.append(("camp", reach & vacant))
-            if pieces_left >= 1:
-                plans.append(("raid", reach & vacant))
-            plans.append(("restore", reach & raided))  # RULING: whoever raided it
-            if construction >= 2 and iron >= 1 and in_hand >= 1:
-                plans.append(("raided_camp", reach & raided))
-        # RULING: an attack needs a raiding piece in reserve to mark the tile.
-        if iron >= 1 and food >= 1 and pieces_left >= 1:
-            plans.append(("attack", reach & opposing))
+            # RULING: a player with no camp on the board (only possible before their first
+            # camp, or in a position set up from a cell) may only camp on a vacant edge tile.
+            camp = vacant & self.edge_tiles if build and in_hand >= 1 else 0
+            raid = restore = raided_camp = attack = 0
+        else:
+            reach = self.neighbours(own) & ~own
+            near_vacant, near_raided = reach & vacant, reach & raided
+            camp = near_vacant if build and in_hand >= 1 else 0
+            raid = near_vacant if build and pieces_left >= 1 else 0
+            restore = near_raided if build else 0  # RULING: whoever raided it
+            raided_camp = near_raided if construction >= 2 and iron >= 1 and in_hand >= 1 else 0
+            # RULING: an attack needs a raiding piece in reserve to mark the tile.
+            attack = reach & opposing if iron >= 1 and food >= 1 and pieces_left >= 1 else 0
         if not collect:
-            return any(targets for _, targets in plans)
-        for kind, targets in plans:
-            self._extend(acts, kind, targets)
+            return bool(camp | raid | restore | raided_camp | attack)
+        acts: list[Action] = []
+        for table, mask in zip(self._tables, (camp, raid, restore, raided_camp, attack)):
+            while mask:  # one action per bit, lowest tile first
+                low = mask & -mask
+                acts.append(table[low.bit_length() - 1])
+                mask ^= low
         return acts
-
-    def _extend(self, acts: list, kind: str, mask: int) -> None:
-        table = self._actions[kind]
-        while mask:
-            low = mask & -mask
-            acts.append(table[low.bit_length() - 1])
-            mask ^= low
 
     def can_act(self, state: AluState, seat: int) -> bool:
         """Whether `seat` has a legal action at the start of its next turn.
@@ -309,8 +363,10 @@ class AluRules(Rules[AluState, Action]):
         res[IRON_SPENT] += cost_iron
         res[FOOD] -= cost_food
         res[FOOD_SPENT] += cost_food
+        # Control is updated around the tile (raids and restores leave it as it was).
         if kind == "camp":
             camps = _with(camps, seat, camps[seat] | bit)
+            control = self._control_after_camp(camps, control, seat, bit)
         elif kind == "raid":
             raided |= bit
             res[FOOD_PENDING] += 1  # usable from this player's next turn
@@ -319,11 +375,11 @@ class AluRules(Rules[AluState, Action]):
         elif kind == "raided_camp":
             raided &= ~bit
             camps = _with(camps, seat, camps[seat] | bit)
+            control = self._control_after_camp(camps, control, seat, bit)
         else:  # attack: the camp goes back to its owner's hand and the tile is raided
             camps = _with(camps, other, camps[other] & ~bit)
             raided |= bit
-        if camps is not s.camps:  # raids and restores leave control as it was
-            control = self._control(camps)
+            control = self._control_after_attack(camps, control, seat, bit)
         resources = _with(s.resources, seat, tuple(res))
         # Instant ends, checked after every action.
         if kind == "attack" and not camps[other]:

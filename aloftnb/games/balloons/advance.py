@@ -22,32 +22,31 @@ def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
     """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order, or
     the pass when there is none."""
     acts: list[Action] = []
-    status, where, altitude, sky = s.status, s.where, s.altitude, s.sky
+    where, altitude, sky, trucks = s.where, s.altitude, s.sky, s.trucks
     unpacks: list[tuple[Action, ...]] | None = None  # per balloon, found at the first packed one
     top, columns, solo = rules.altitudes, rules.columns, rules.solo_rules
     first = s.row[0] if (solo and s.row) else -1
-    for b in rules._balloon_range:
-        st = status[b]
-        if st == PACKED:
+    for b, st in enumerate(s.status):
+        if st == FLYING:
+            a = altitude[b] + 1
+            c = where[b]
+            if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
+                    and (not solo or diagonals_clear(rules, s, b, c, a))):
+                acts.append(rules._ascend[b])
+        elif st == PACKED:
             if not solo or b == first:
                 if unpacks is None:
                     unpacks = unpacks_onto_free_trucks(rules, s.load)
                 acts.extend(unpacks[b])
         elif st == UNPACKED:
             acts.append(rules._inflate[b])
-        elif st == INFLATED:
+        else:  # inflated
             # RULING: a truck beyond the last column (choice edition, final advance) has no sky
             # above it, so its balloon cannot launch.
-            c = s.trucks[where[b]]
+            c = trucks[where[b]]
             if (c <= columns and not (sky[1] >> (c - 1)) & 7 and not (sky[2] >> c) & 1
                     and (not solo or diagonals_clear(rules, s, b, c, 1))):
                 acts.append(rules._launch[b])
-        else:
-            a = altitude[b] + 1
-            c = where[b]
-            if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
-                    and (not solo or diagonals_clear(rules, s, b, c, a))):
-                acts.append(rules._ascend[b])
     return acts or list(rules._pass)  # RULING: pass is an explicit action
 
 

@@ -62,7 +62,9 @@ class BalloonsState(NamedTuple):
 
 def _set(values: tuple, i: int, value: Any) -> tuple:
     """A copy of `values` with item `i` replaced."""
-    return values[:i] + (value,) + values[i + 1:]
+    changed = list(values)  # one copy: faster than joining two slices around the new item
+    changed[i] = value
+    return tuple(changed)
 
 
 def state_to_dict(rules: BalloonsRules, s: BalloonsState) -> dict[str, Any]:

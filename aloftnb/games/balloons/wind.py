@@ -8,6 +8,7 @@ of its own: while a balloon flies, each turn starts with the player choosing whi
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
@@ -26,6 +27,9 @@ def launch_zone_move(trucks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return _set(trucks, last, trucks[last] + 1), last
 
 
+# Cached: it runs after every fixed-edition turn, on few distinct truck positions, and writing
+# its sentence cost more than the rest of the turn's bookkeeping.
+@functools.cache
 def fixed_wind(trucks: tuple[int, ...], safety: int) -> tuple[tuple[int, ...], int, str]:
     """The fixed-wind edition's three cases: returns (trucks, safety, what happened).
 

@@ -92,6 +92,48 @@ ACTIONS = ActionTypes(
 )
 CHANCE_TYPES = ACTIONS.chance_names
 
-A = CloudspireAction
+_CACHE: dict[tuple[Any, ...], CloudspireAction] = {}
 
-__all__ = ["ACTIONS", "CHANCE_TYPES", "UPGRADE_WORDS", "A", "CloudspireAction"]
+
+def A(type: str, **params: Any) -> CloudspireAction:
+    """The same action object every time for the same fields (actions are immutable): the legal
+    actions and chance outcomes build several an action played, and building one costs more
+    than finding it."""
+    key = (type, *params.items())  # in the caller's order: to_dict() keeps that order
+    action = _CACHE.get(key)
+    if action is None:
+        if len(_CACHE) > 100_000:
+            _CACHE.clear()
+        action = _CACHE[key] = CloudspireAction(type, **params)
+    return action
+
+
+# The commonest actions by their fields in order, without keyword arguments (which cost more
+# than the lookup): the same objects A() gives, under the same keys.
+def move(at: str, to: str) -> CloudspireAction:
+    found = _CACHE.get(("move", ("at", at), ("to", to)))
+    return found if found is not None else A("move", at=at, to=to)
+
+
+def deploy(unit: str, group: bool) -> CloudspireAction:
+    found = _CACHE.get(("deploy", ("unit", unit), ("group", group)))
+    return found if found is not None else A("deploy", unit=unit, group=group)
+
+
+def upgrade(at: str, kind: str) -> CloudspireAction:
+    found = _CACHE.get(("upgrade", ("at", at), ("kind", kind)))
+    return found if found is not None else A("upgrade", at=at, kind=kind)
+
+
+def construct(spire: str, at: str, order: str) -> CloudspireAction:
+    found = _CACHE.get(("construct", ("spire", spire), ("at", at), ("order", order)))
+    return found if found is not None else A("construct", spire=spire, at=at, order=order)
+
+
+def draw(card: str) -> CloudspireAction:
+    found = _CACHE.get(("draw", ("card", card)))
+    return found if found is not None else A("draw", card=card)
+
+
+__all__ = ["ACTIONS", "CHANCE_TYPES", "UPGRADE_WORDS", "A", "CloudspireAction", "construct",
+           "deploy", "draw", "move", "upgrade"]

@@ -36,7 +36,7 @@ from ...errors import InvalidOptions, InvalidState
 from ...kit.hexgrid import hex_grid
 from . import bot_faction, checks, fights, texts, views
 from . import map as map_rules
-from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction
+from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction, draw
 from .catalogue import CATALOGUE, DIFFICULTY_LEVELS, Catalogue
 from .map import FAR
 from .phases import build, market, onslaught, prep
@@ -404,7 +404,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
             return list(self._rolls)
         deck = {"event": s.event_deck, "market": s.market_deck,
                 "earthscape": s.earthscape_deck, "face": s.face_pool}[s.draw]
-        return [(A("draw", card=card), p) for card, p in _outcomes(deck)]
+        return [(draw(card), p) for card, p in _outcomes(deck)]
 
     def chance_deck(self, s: CloudspireState) -> tuple[Any, ...]:
         if s.draw == "die":

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ....core.action import Action
 from ....core.flow import UNTIL_ALL_PASS
 from ....core.words import possessive, with_article
-from ..actions import UPGRADE_WORDS, A, CloudspireAction
+from ..actions import UPGRADE_WORDS, A, CloudspireAction, construct, upgrade
 from ..state import SPENT_BUILD, Spire, Work, without
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def constructions(rules: CloudspireRules, s: Any, f: int,
     taken = rules.occupied(s)
     spots = [h for h in rules.wells(s) if h not in taken and group_of[h] in reach
              and (not only or h == only)]
-    return [A("construct", spire=k, at=h, order=o) for k in kinds
+    return [construct(k, h, o) for k in kinds
             for o in rules.start_orders[k] for h in spots]
 
 
@@ -135,9 +135,9 @@ def upgrades(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
         if sp.owner != f or len(sp.upgrades) >= rules.catalogue.spires[sp.kind].capacity:
             continue
         if upgrade_cost(rules, sp, "A") <= source:
-            acts += [A("upgrade", at=sp.hex, kind="A"), A("upgrade", at=sp.hex, kind="R")]
+            acts += [upgrade(sp.hex, "A"), upgrade(sp.hex, "R")]
         if upgrade_cost(rules, sp, "F") <= source:
-            acts.append(A("upgrade", at=sp.hex, kind="F"))
+            acts.append(upgrade(sp.hex, "F"))
     return acts
 
 

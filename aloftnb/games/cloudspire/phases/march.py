@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ....kit.hexgrid import reachable
-from ..actions import A, CloudspireAction
+from ..actions import CloudspireAction, move
 from ..map import FAR
 from ..state import Band, Work
 
@@ -17,10 +16,20 @@ if TYPE_CHECKING:
 
 def hero_moves(rules: CloudspireRules, s: Any, band: Band, start: str) -> list[CloudspireAction]:
     _, _, movement, terrain = rules.stats(band)
-    free = rules.passable(s.slots, terrain).difference(rules.occupied(s))
-    seen = reachable(start, free, rules.neighbours, limit=movement)
-    return [A("move", at=start, to=h) for h in sorted(seen, key=rules.hex_index.__getitem__)
-            if h != start]
+    ground, taken = rules.passable(s.slots, terrain), rules.occupied(s)
+    # Breadth first, ring by ring, onto free ground: kit.hexgrid.reachable's search without
+    # building the set ground - taken (the whole map's ground, for a search of a few steps).
+    seen, ring = {start}, [start]
+    for _ in range(movement):
+        reached = []
+        for h in ring:
+            for nb in rules.neighbours[h]:
+                if nb not in seen and nb in ground and nb not in taken:
+                    seen.add(nb)
+                    reached.append(nb)
+        ring = reached
+    seen.discard(start)
+    return [move(start, h) for h in sorted(seen, key=rules.hex_index.__getitem__)]
 
 
 def forced_hero(rules: CloudspireRules, s: Any, f: int) -> Band | None:

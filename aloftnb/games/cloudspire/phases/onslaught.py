@@ -306,10 +306,19 @@ def continue_attack(rules: CloudspireRules, w: Work) -> None:
 def targets_of(rules: CloudspireRules, s: Any, f: int, at: str) -> list[str]:
     """Hexes a unit of faction f at `at` may attack: opposing units, spires and gates, and
     revealed landmarks with health, all adjacent."""
+    return _targets(rules, s, f, at, _by_hex(s))
+
+
+def _by_hex(s: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The units, spires and landmarks by hex: found once for all of a faction's units."""
+    return ({u.hex: u for u in s.units}, {sp.hex: sp for sp in s.spires},
+            {lm.hex: lm for lm in s.landmarks})
+
+
+def _targets(rules: CloudspireRules, s: Any, f: int, at: str,
+             by_hex: tuple[dict[str, Any], dict[str, Any], dict[str, Any]]) -> list[str]:
     found = []
-    units = {u.hex: u for u in s.units}
-    spires = {sp.hex: sp for sp in s.spires}
-    landmarks = {lm.hex: lm for lm in s.landmarks}
+    units, spires, landmarks = by_hex
     for nb in rules.neighbours[at]:
         if nb in units:
             if rules.opposed(f, units[nb].owner):
@@ -330,13 +339,14 @@ def attacks(rules: CloudspireRules, s: Any, f: int) -> tuple[list[CloudspireActi
     """(attack actions, whether a minion that must attack still has a target)."""
     acts, must = [], False
     resting = campfire(rules, s, f)
+    by_hex = _by_hex(s)
     for u in s.units:
         if u.owner != f or u.attacked:
             continue
         hero = rules.is_hero(u)
         if hero and resting:
             continue
-        targets = targets_of(rules, s, f, u.hex)
+        targets = _targets(rules, s, f, u.hex, by_hex)
         if targets and not hero:
             must = True
         acts += [A("attack", at=u.hex, target=t) for t in targets]

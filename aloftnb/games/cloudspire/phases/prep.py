@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.action import Action
 from ....core.words import possessive, with_article
-from ..actions import A, CloudspireAction
+from ..actions import A, CloudspireAction, deploy
 from ..state import Band, Work, without
 
 if TYPE_CHECKING:
@@ -67,15 +67,15 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
             continue
         if kind.hero:
             if side.heroes < hero_limit(rules, s.wave) and kind.from_wave <= s.wave:
-                acts.append(A("deploy", unit=uid, group=False))
+                acts.append(deploy(uid, False))
             continue
         if minions_closed:  # heroes go before or after all minions, never between
             continue
-        acts.append(A("deploy", unit=uid, group=False))
+        acts.append(deploy(uid, False))
         if last is not None and not rules.is_hero(last):
             below = rules.catalogue.units[last.members[-1]]
             if kind.levels[0].movement >= below.levels[0].movement:
-                acts.append(A("deploy", unit=uid, group=True))
+                acts.append(deploy(uid, True))
     if last is not None and rules.is_hero(last) and not last.equipment:
         acts += [A("equip", item=e) for e in sorted(set(side.equipment))]
     return acts + [A("ready")]
