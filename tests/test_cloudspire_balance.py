@@ -1,7 +1,10 @@
 """Cloudspire's balance options (docs/rules/cloudspire.md, "Options"): which faction each
-seat fields (`factions`) and how strong the faction the rules play is (`difficulty`)."""
+seat fields (`factions`), how strong the faction the rules play is (`difficulty`) and where the
+gates of competitive games stand (`gate_layout`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +131,59 @@ def test_a_save_at_a_difficulty_round_trips():
     loaded = aloftnb.Match.from_json(m.to_json())
     assert loaded.options["difficulty"] == "hard"
     assert loaded.rules == m.rules and loaded.state == m.state
+
+
+# -- gates (ruling 28) ---------------------------------------------------------------------------
+def test_competitive_4_player_games_stand_on_the_maps_competitive_gates():
+    gates = shipped_catalogue_data()["map"]
+    own = tuple(gates["competitive_gates"]["4"])
+    assert own != tuple(gates["gates"]["4"])
+    rules = make_rules("cloudspire", 4)
+    assert rules.gate_hexes == own and rules.options["gate_layout"] == "balanced"
+    # The original layout stays selectable.
+    original = make_rules("cloudspire", 4, gate_layout="original")
+    assert original.gate_hexes == tuple(gates["gates"]["4"])
+    # 2 and 3 players: the map lists no competitive gates of their own, so its gates.
+    assert set(gates["competitive_gates"]) == {"4"}
+    for players in (2, 3):
+        assert make_rules("cloudspire", players).gate_hexes == tuple(gates["gates"][str(players)])
+
+
+def test_solo_and_cooperative_games_keep_the_maps_gates():
+    gates = shipped_catalogue_data()["map"]["gates"]
+    for players, mode in ((1, "solo"), (2, "cooperative"), (3, "cooperative")):
+        rules = make_rules("cloudspire", players, mode=mode)
+        assert rules.gate_hexes == tuple(gates[str(players + 1)]), (players, mode)
+
+
+def test_a_designers_competitive_gates_are_used_and_a_count_they_leave_out_uses_the_gates():
+    data = shipped_catalogue_data()
+    data["map"]["competitive_gates"] = {"3": ["1,-3", "2,1", "-3,1"]}
+    assert make_rules("cloudspire", 3, catalogue=data).gate_hexes == ("1,-3", "2,1", "-3,1")
+    assert make_rules("cloudspire", 4, catalogue=data).gate_hexes == \
+        tuple(data["map"]["gates"]["4"])
+    del data["map"]["competitive_gates"]  # a catalogue written before the field
+    assert make_rules("cloudspire", 3, catalogue=data).gate_hexes == \
+        tuple(data["map"]["gates"]["3"])
+
+
+def test_a_save_from_before_the_gate_layout_option_replays_on_the_original_gates():
+    m = aloftnb.new_match("cloudspire", players=4, seed=2, gate_layout="original")
+    for _ in range(60):
+        if m.is_over:
+            break
+        m.play(m.legal_actions()[-1])
+    data = m.to_dict()
+    del data["options"]["gate_layout"]  # a save from before the option: it replays as played
+    old = aloftnb.Match.from_dict(data)
+    assert old.options["gate_layout"] == "original" and old.state == m.state
+    original = tuple(shipped_catalogue_data()["map"]["gates"]["4"])
+    assert old.rules.gate_hexes == original
+    # A version-2 save names the shipped catalogue, not its data: it too keeps the old gates.
+    path = Path(__file__).parent / "saves" / "v2" / "cloudspire-competitive-4p-mid-forced.json"
+    assert aloftnb.Match.from_json(path.read_text("utf-8")).rules.gate_hexes == original
+
+
+def test_a_bad_gate_layout_is_refused_naming_the_option():
+    with pytest.raises(InvalidOptions, match="option gate_layout='new' is not one of"):
+        make_rules("cloudspire", 3, gate_layout="new")

@@ -16,7 +16,7 @@ def test_the_shipped_catalogue_loads():
     cat, data = load_catalogue()
     assert [f.name for f in cat.factions] == ["Emberwrights", "Mistveil"]
     assert len(cat.map.islands) == 7 and len(cat.map.landmarks) == 2
-    assert set(cat.map.gates) == {2, 3, 4}
+    assert set(cat.map.gates) == {2, 3, 4} and set(cat.map.competitive_gates) == {4}
     for faction in cat.factions:
         assert cat.units[faction.heroes[0]].cost == 0  # the starting hero
         assert all(len(cat.units[h].levels) >= 2 for h in faction.heroes)  # level-ups
@@ -74,6 +74,17 @@ CASES = [
     (lambda d: d["map"]["sky"].pop(), "map leaves hex -1,-1 neither island nor sky"),
     (lambda d: d["map"]["gates"]["2"].__setitem__(0, "1,-2"),
      "map.gates.2 puts a gate on 1,-2, which must be island ground without a well"),
+    (lambda d: d["map"]["competitive_gates"]["4"].pop(),
+     "map.competitive_gates.4 must be a list of 4..4 entries"),
+    (lambda d: d["map"]["competitive_gates"].__setitem__("1", ["0,-3"]),
+     "map.competitive_gates.1 is not a field here (fields: 2, 3, 4)"),
+    (lambda d: d["map"]["competitive_gates"]["4"].__setitem__(0, "2,-2"),
+     "map.competitive_gates.4 puts a gate on 2,-2, which must be island ground without a well "
+     "or landmark"),
+    (lambda d: d["map"]["competitive_gates"]["4"].__setitem__(1, "4,0"),
+     "map.competitive_gates.4[1] must be a hex \"q,r\" within radius 3, not '4,0'"),
+    (lambda d: d["map"].__setitem__("competitive_gates", ["0,-3"]),
+     "map.competitive_gates must be a table, not ['0,-3']"),
     (lambda d: d["map"]["earthscape_slots"].append("0,0"),
      "map.earthscape_slots lists 0,0, which is not a sky hex"),
     (lambda d: d["map"]["wells"].append("2,-1"), "map.wells lists 2,-1, which is not on an"),

@@ -72,6 +72,8 @@ CASES: list[tuple[str, str, int, dict[str, Any], int | None, bool, bool]] = [
     ("cloudspire-rulings2-solo-mid", "cloudspire", 1, {"mode": "solo"}, 40, False, False),
     # Cloudspire's second state form (a finished game's phase is "over", issue 20).
     ("cloudspire-form2-2p-end", "cloudspire", 2, {"waves": 2}, None, False, True),
+    # Competitive 4-player games on the map's competitive gates (gate_layout, issue 21).
+    ("cloudspire-balanced-gates-4p-mid-forced", "cloudspire", 4, {}, 120, True, False),
 ]
 
 

@@ -141,7 +141,9 @@ class MapData:
     wells: tuple[str, ...]
     landmarks: tuple[str, ...]
     earthscape_slots: tuple[str, ...]
-    gates: dict[int, tuple[str, ...]]  # player count -> gate hexes, seat order
+    gates: dict[int, tuple[str, ...]]  # factions in play -> gate hexes, seat order
+    # Competitive games' own gates (issue 21), for the counts listed; the rest use `gates`.
+    competitive_gates: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -467,7 +469,7 @@ class _Reader(DataReader):
 
     def map(self, value: Any) -> MapData:
         e = self.table(value, "map", ("name", "radius", "islands", "sky", "wells", "landmarks",
-                                      "earthscape_slots", "gates"))
+                                      "earthscape_slots", "gates"), ("competitive_gates",))
         radius = self.whole(e["radius"], "map.radius", 2, 5)
         names = set(hex_grid(radius).space_index)
         seen: dict[str, str] = {}
@@ -515,14 +517,20 @@ class _Reader(DataReader):
         for h in slots:
             if h not in sky:
                 raise self.fail("map.earthscape_slots", f"lists {h}, which is not a sky hex")
-        gates_table = self.table(e["gates"], "map.gates", (), ("1", "2", "3", "4"))
-        gates: dict[int, tuple[str, ...]] = {}
-        for count, listed in gates_table.items():
-            gate_hexes = hexes(listed, f"map.gates.{count}", int(count), int(count))
-            for h in gate_hexes:
-                if h not in island_of or h in wells or h in landmarks:
-                    raise self.fail(f"map.gates.{count}", f"puts a gate on {h}, which must be "
-                                    "island ground without a well or landmark")
-            gates[int(count)] = gate_hexes
+        def gate_lists(where: str, counts: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+            out: dict[int, tuple[str, ...]] = {}
+            for count, listed in self.table(e[where], f"map.{where}", (), counts).items():
+                gate_hexes = hexes(listed, f"map.{where}.{count}", int(count), int(count))
+                for h in gate_hexes:
+                    if h not in island_of or h in wells or h in landmarks:
+                        raise self.fail(f"map.{where}.{count}", f"puts a gate on {h}, which must "
+                                        "be island ground without a well or landmark")
+                out[int(count)] = gate_hexes
+            return out
+
+        gates = gate_lists("gates", ("1", "2", "3", "4"))
+        # Competitive games have 2 to 4 factions in play.
+        competitive = (gate_lists("competitive_gates", ("2", "3", "4"))
+                       if "competitive_gates" in e else {})
         return MapData(self.text(e["name"], "map.name"), radius, island_of,
-                       tuple(islands_table), sky, wells, landmarks, slots, gates)
+                       tuple(islands_table), sky, wells, landmarks, slots, gates, competitive)

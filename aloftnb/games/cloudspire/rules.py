@@ -176,6 +176,15 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                            "solo and cooperative games", check=_faction_list,
                            default_note="the catalogue's factions in turn (seat 0 the first)",
                            quiet_default=True),
+        # Quiet: simulation rows keep their old form (a 3- or 4-player competitive row recorded
+        # before it replays on the new gates, as after any change of the shipped data).
+        "gate_layout": Option("gate_layout", "balanced", "where the gates stand in competitive "
+                              "games: balanced, the map's competitive_gates (issue 21; a count "
+                              "they leave out uses the map's gates); original, the map's gates "
+                              "(saves written before the option load with it). Solo and "
+                              "cooperative games always use the map's gates",
+                              choices=("balanced", "original"), older_saves="original",
+                              quiet_default=True),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
                                       "a JSON file path"),
     }
@@ -201,7 +210,15 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                                  information="imperfect", utility="win_loss", cooperative=True,
                                  simultaneous=True)
         cat = self.catalogue
-        if self.factions not in cat.map.gates:
+        # RULING (competitive gates, issue 21): competitive games stand on the map's own
+        # competitive gates where it lists them (the 3- and 4-player gates of the original
+        # layout favoured some seats); solo and cooperative games, whose difficulty levels were
+        # tuned on them, and gate_layout "original" (older saves) on the map's gates.
+        gates = cat.map.gates
+        if (self.mode == "competitive" and opts["gate_layout"] == "balanced"
+                and self.factions in cat.map.competitive_gates):
+            gates = cat.map.competitive_gates
+        if self.factions not in gates:
             raise InvalidOptions(f"catalogue: map.gates has no entry for {self.factions} "
                                  "factions")
         self.waves = opts["waves"]
@@ -217,7 +234,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         # (and a level the catalogue leaves out) gives nothing, as before the option.
         level = cat.difficulty.get(opts["difficulty"], {}) if self.bots else {}
         self.level = {key: values[self.players - 1] for key, values in level.items()}
-        self.gate_hexes = cat.map.gates[self.factions]
+        self.gate_hexes = gates[self.factions]
         self.gate_of_hex = {h: f for f, h in enumerate(self.gate_hexes)}
         self.unit_ids = tuple(cat.units)
         self.unit_index = {u: i for i, u in enumerate(self.unit_ids)}
