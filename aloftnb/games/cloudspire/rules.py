@@ -248,7 +248,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
 
     def _factions_in_play(self, chosen: list[str] | None) -> tuple[Any, ...]:
         """The catalogue faction of each faction in play: the `factions` option's, checked
-        against the catalogue, or by default the catalogue's factions in turn."""
+        against the catalogue, or by default the catalogue's lineup (else its factions in turn)."""
         listed = self.catalogue.factions
         if chosen is None:
             # RULING (default lineups): the catalogue's lineup for the mode and seats, if it
