@@ -14,7 +14,8 @@ from aloftnb.games.cloudspire.catalogue import default_catalogue_data, load_cata
 
 def test_the_shipped_catalogue_loads():
     cat, data = load_catalogue()
-    assert [f.name for f in cat.factions] == ["Emberwrights", "Mistveil"]
+    assert [f.name for f in cat.factions] == ["Emberwrights", "Mistveil", "Gullwind Corsairs",
+                                              "Lodestone Compact"]
     assert len(cat.map.islands) == 7 and len(cat.map.landmarks) == 2
     assert set(cat.map.gates) == {2, 3, 4} and set(cat.map.competitive_gates) == {4}
     for faction in cat.factions:

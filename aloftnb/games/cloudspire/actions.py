@@ -65,7 +65,7 @@ ACTIONS = ActionTypes(
                 order=(str, lambda rules, spire: rules.start_orders[spire])),
     action_type("upgrade", _upgrade, at=(str, _hexes), kind=(str, lambda rules, at: "ARF")),
     action_type("advance", "advance the fortress structure {structure}",
-                structure=(str, lambda rules: [st.id for fac in rules.catalogue.factions
+                structure=(str, lambda rules: [st.id for fac in rules.numbered
                                                for st in fac.structures])),
     action_type("place", "place the earthscape {earthscape} at {at}",
                 earthscape=(str, lambda rules: rules.catalogue.earthscapes),

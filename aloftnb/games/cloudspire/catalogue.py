@@ -179,6 +179,10 @@ class Catalogue:
     # Difficulty level -> field -> its value for 1, 2 and 3 seats: what the faction the rules
     # play gains at that level in solo and cooperative games (empty: no level changes anything).
     difficulty: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+    # Mode -> seats -> the faction ids a game fields when the `factions` option is not given
+    # (the seats', then the rules' own in solo and cooperative games). Empty: a catalogue
+    # written before the field, whose games take its factions in turn and number every one.
+    lineups: dict[str, dict[int, tuple[str, ...]]] = field(default_factory=dict)
 
     def deck(self, entries: dict[str, Any]) -> tuple[str, ...]:
         """A full deck of `entries` (each as many times as its copies), sorted."""
@@ -201,6 +205,8 @@ load_catalogue = CATALOGUE.load
 # of three numbers, for 1, 2 and 3 seats): docs/rules/cloudspire.md, "Difficulty".
 DIFFICULTY_LEVELS = ("easy", "normal", "hard")
 LEVEL_FIELDS = ("starting_source", "income", "command", "gate_health")
+# The seat counts of each mode, and how many factions play beyond the seats (the rules' own).
+MODE_SEATS = {"competitive": ((2, 3, 4), 0), "solo": ((1,), 1), "cooperative": ((2, 3), 1)}
 
 
 class _Reader(DataReader):
@@ -265,7 +271,8 @@ class _Reader(DataReader):
     # -- sections ------------------------------------------------------------------------------
     def read(self, data: Any) -> Catalogue:
         top = self.table(data, "the catalogue", ("rules", "map", "factions", "market", "events",
-                                                 "landmark_faces"), ("difficulty",))
+                                                 "landmark_faces"), ("difficulty",
+                                                                     "lineups"))
         numbers = self.numbers(top["rules"])
         units: dict[str, UnitKind] = {}
         spires: dict[str, SpireKind] = {}
@@ -313,8 +320,32 @@ class _Reader(DataReader):
         if sum(f.copies for f in faces.values()) < len(map_data.landmarks):
             raise self.fail("landmark_faces", f"needs at least {len(map_data.landmarks)} faces "
                             "(one per landmark on the map)")
+        lineups = self.lineups(top.get("lineups", {}), {f.id for f in factions})
         return Catalogue(numbers, map_data, factions, units, spires, equipment, chips,
-                         earthscapes, events, faces, self.difficulty(top.get("difficulty", {})))
+                         earthscapes, events, faces, self.difficulty(top.get("difficulty", {})),
+                         lineups)
+
+    def lineups(self, value: Any, known: set[str]) -> dict[str, dict[int, tuple[str, ...]]]:
+        """The default lineups: mode -> seats -> one faction id per faction in play."""
+        modes = self.table(value, "lineups", (), tuple(MODE_SEATS))
+        read: dict[str, dict[int, tuple[str, ...]]] = {}
+        for mode, entry in modes.items():
+            counts, extra = MODE_SEATS[mode]
+            by_seats = self.table(entry, f"lineups.{mode}", (), tuple(str(c) for c in counts))
+            read[mode] = {}
+            for seats, ids in by_seats.items():
+                where, size = f"lineups.{mode}.{seats}", int(seats) + extra
+                if not isinstance(ids, list) or len(ids) != size:
+                    whose = " (the seats', then the rules' own)" if extra else ""
+                    raise self.fail(where, f"must list {size} faction ids{whose}, not "
+                                    f"{_short_repr(ids)}")
+                listed = ids
+                for i, fid in enumerate(listed):
+                    if fid not in known:
+                        raise self.fail(f"{where}[{i}]", f"must be a faction id of the catalogue "
+                                        f"({', '.join(sorted(known))}), not {_short_repr(fid)}")
+                read[mode][int(seats)] = tuple(listed)
+        return read
 
     def difficulty(self, value: Any) -> dict[str, dict[str, tuple[int, ...]]]:
         """The difficulty levels: each names what the rules' faction gains, per seat count."""

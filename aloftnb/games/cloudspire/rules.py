@@ -174,7 +174,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         "factions": Option("factions", None, "the catalogue faction each faction in play "
                            "fields, by id: one per seat, then the faction the rules play in "
                            "solo and cooperative games", check=_faction_list,
-                           default_note="the catalogue's factions in turn (seat 0 the first)",
+                           default_note="the catalogue's lineup for the mode and seats",
                            quiet_default=True),
         # Quiet: simulation rows keep their old form (a 3- or 4-player competitive row recorded
         # before it replays on the new gates, as after any change of the shipped data).
@@ -236,9 +236,14 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self.level = {key: values[self.players - 1] for key, values in level.items()}
         self.gate_hexes = gates[self.factions]
         self.gate_of_hex = {h: f for f, h in enumerate(self.gate_hexes)}
-        self.unit_ids = tuple(cat.units)
+        # The pieces numbered (barracks, spire stocks, the actions' numbering): with lineups,
+        # the factions' in play and the mercs; a catalogue written before lineups numbers every
+        # faction's, as it did, so its games and saves stay as they were.
+        ids = {fac.id for fac in (self.faction_of if cat.lineups else cat.factions)}
+        self.numbered = tuple(fac for fac in cat.factions if fac.id in ids)
+        self.unit_ids = tuple(u for u, k in cat.units.items() if k.merc or k.faction in ids)
         self.unit_index = {u: i for i, u in enumerate(self.unit_ids)}
-        self.spire_ids = tuple(cat.spires)
+        self.spire_ids = tuple(k for k, sp in cat.spires.items() if sp.merc or sp.faction in ids)
         # The orders a spire's starting upgrades may be stacked in: the catalogue's first.
         self.start_orders = {k: _orders(sp.start) for k, sp in cat.spires.items()}
         self.spire_index = {s: i for i, s in enumerate(self.spire_ids)}
@@ -260,11 +265,15 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
 
     def _factions_in_play(self, chosen: list[str] | None) -> tuple[Any, ...]:
         """The catalogue faction of each faction in play: the `factions` option's, checked
-        against the catalogue, or by default the catalogue's factions in turn."""
+        against the catalogue, or by default the catalogue's lineup (else its factions in turn)."""
         listed = self.catalogue.factions
         if chosen is None:
-            # RULING (factions): seats take the catalogue's factions in turn (seat 0 the first).
-            return tuple(listed[f % len(listed)] for f in range(self.factions))
+            # RULING (default lineups): the catalogue's lineup for the mode and seats, if it
+            # names one; otherwise seats take its factions in turn (seat 0 the first).
+            lineup = self.catalogue.lineups.get(self.mode, {}).get(self.players)
+            if lineup is None:
+                return tuple(listed[f % len(listed)] for f in range(self.factions))
+            chosen = list(lineup)
         if len(chosen) != self.factions:
             who = "" if self.factions == self.players else " (the seats, then the rules' own)"
             raise InvalidOptions(f"option factions names {len(chosen)} faction(s); this game has "
@@ -283,10 +292,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
 
     def max_length(self) -> int:
         cat, n, f = self.catalogue, self.numbers, self.factions
-        units = sum(u.copies for u in cat.units.values() if not u.merc) + sum(
+        units = sum(cat.units[u].copies for u in self.unit_ids if not cat.units[u].merc) + sum(
             c.copies for c in cat.chips.values() if c.type in ("minion", "hero"))
         cap = n.source_cap + max(sum(a.source_cap for s in fac.structures for a in s.advancements)
-                                 for fac in cat.factions)
+                                 for fac in self.numbered)
         merc_spires = sum(c.copies for c in cat.chips.values() if c.type == "spire")
         scapes = sum(e.copies for e in cat.earthscapes.values())
         gear = sum(c.copies for c in cat.chips.values() if c.type == "equipment")
@@ -308,8 +317,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
             fac = self.faction_of[f]
             barracks = tuple(
                 (u.copies if (u.faction == fac.id and not u.hero) else
-                 1 if u.faction == fac.id else 0) for u in cat.units.values())
-            stock = tuple(s.copies if s.faction == fac.id else 0 for s in cat.spires.values())
+                 1 if u.faction == fac.id else 0) for u in (cat.units[i] for i in self.unit_ids))
+            stock = tuple(s.copies if s.faction == fac.id else 0
+                          for s in (cat.spires[i] for i in self.spire_ids))
             # RULING (first-player edge): later seats start with a little more Source.
             source = n.starting_source + n.later_seat_source * f + self.helped(f, "starting_source")
             gate = n.gate_health + self.helped(f, "gate_health")

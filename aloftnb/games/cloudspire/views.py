@@ -117,7 +117,7 @@ def drawing_view(rules: CloudspireRules, s: CloudspireState) -> dict[str, Any]:
     unit_kinds = {uid: {"name": u.name, "hero": u.hero, "merc": u.merc, "cost": u.cost,
                         "reward": u.reward, "terrain": u.terrain,
                         "levels": [[lv.attack, lv.health, lv.movement] for lv in u.levels]}
-                  for uid, u in cat.units.items()}
+                  for uid, u in ((i, cat.units[i]) for i in rules.unit_ids)}
     sides = []
     for side in s.sides:
         fac = rules._faction(side)
