@@ -88,8 +88,9 @@ def main() -> int:
     MANIFEST.unlink(missing_ok=True)
     start = time.monotonic()
     recorded = manifest()  # the sources as mypyc reads them, before any edit during the build
+    # mypyc's C sources beside the objects, in build/compiled (make clean removes that folder)
     extensions = mypycify(MODULES, opt_level="3", multi_file=True,
-                           group_name="aloftnb_compiled")
+                           group_name="aloftnb_compiled", target_dir="build/compiled")
     setup(name="aloftnb-compiled", ext_modules=extensions, packages=[], py_modules=[], script_args=[
         "build_ext", "--inplace", "--build-temp", "build/compiled",
         "--parallel", str(os.cpu_count() or 1)])
