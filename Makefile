@@ -3,6 +3,8 @@
 #   make test   the same venv with the test extra, Debian's chromium if missing, the whole suite
 # Useful knobs: make test PYTEST_FLAGS='-m "not browser" -x'   make lab LAB_FLAGS='--no-browser'
 #               JUPYTER_PORT=9999 make lab   PYTHON=python3.12 make test   CHROMIUM=/path make test
+#   make compiled  the rules engines compiled with mypyc beside their source (make test builds
+#               them when a C compiler is found; edited sources fall back to pure Python)
 #   make lite   the JupyterLite site (the boards in the browser, no server) in build/lite;
 #   make lite-serve  serves it on http://127.0.0.1:8000 (LITE_PORT=...)
 
@@ -31,7 +33,7 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_san
 PYTEST := $(BIN)/python -m pytest --durations=15
 
 .PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean \
-        lite lite-serve lite-test npm
+        lite lite-serve lite-test npm compiled compiled-if-possible
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
@@ -41,6 +43,7 @@ help:
 	@echo "make notebooks  nbval on notebooks/ only"
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
+	@echo "make compiled   compile the rules engines with mypyc (pure Python stays the fallback)"
 	@echo "make lite       build the JupyterLite site (no server, offline) into $(LITE_OUT)"
 	@echo "make lite-serve serve it on http://127.0.0.1:$(LITE_PORT)"
 	@echo "make lite-test  build it and run its real-browser test"
@@ -98,12 +101,12 @@ NOTEBOOK_CHECK := $(BIN)/python tests/check_notebooks_committed.py
 # mypy on the whole package, then --strict on the game-agnostic core, the kit and playtesting
 # (what they import from elsewhere is analysed but reported by the first run only).
 STRICT := aloftnb/core aloftnb/kit aloftnb/playtest
-LINT := $(BIN)/ruff check aloftnb tests lite && $(BIN)/mypy \
+LINT := $(BIN)/ruff check aloftnb tests lite compiled && $(BIN)/mypy \
         && $(BIN)/mypy --strict --follow-imports=silent $(STRICT)
 
 define run_pytest
 	@status=0; checked=0; linted=0; notes=""; SECONDS=0; \
-	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests lite; mypy (aloftnb); mypy --strict ($(STRICT))'; \
+	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests lite compiled; mypy (aloftnb); mypy --strict ($(STRICT))'; \
 	  ( $(LINT) ) || linted=$$?; fi; \
 	if [ "$(1)" = notebooks ]; then notes=$$($(NOTEBOOK_CHECK) 2>&1) || checked=$$?; echo "$$notes"; fi; \
 	echo '==> pytest $(2) $(PYTEST_FLAGS)'; \
@@ -121,7 +124,7 @@ endef
 # builds it first (about 40 s from nothing, 15-26 s once build/lite-venv exists).
 test browser: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
 
-test: $(VENV)/.installed-test chromium lite
+test: $(VENV)/.installed-test chromium lite compiled-if-possible
 	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS),lint)
 
 lint: $(VENV)/.installed-test
@@ -139,6 +142,27 @@ browser: $(VENV)/.installed-test chromium lite
 # Click to redraw, measured in the browser, on a stock server and one with aloftnb.jupyter.
 bench-clicks: $(VENV)/.installed-test chromium
 	ALOFTNB_CHROMIUM="$(CHROMIUM)" $(BIN)/python tests/browser/bench_clicks.py $(BENCH_FLAGS)
+
+# -- the compiled build: the same source compiled with mypyc (see compiled/build.py) ------------
+# Beside the sources, ignored by git and left out of the wheel; aloftnb runs it only while every
+# source is as it was built (a rule edited since runs as pure Python, with a warning). Nothing is
+# compiled when the sources are those of the last build.
+define compile
+	mkdir -p build; SECONDS=0; \
+	$(BIN)/python compiled/build.py > build/compiled.log 2>&1 || { tail -30 build/compiled.log >&2; \
+	  echo "make: the compiled build failed (log: build/compiled.log)" >&2; exit 1; }; \
+	echo "==> $$(tail -1 build/compiled.log) ($$SECONDS s)"
+endef
+
+compiled: $(VENV)/.installed-test
+	@echo "==> compiling the rules engines with mypyc (about 1.5 min of CPU)"
+	@$(compile)
+
+# `make test` checks the compiled build beside the pure one when a C compiler is there.
+compiled-if-possible: $(VENV)/.installed-test
+	@if why=$$($(BIN)/python compiled/build.py --check); then \
+	  echo "==> compiling the rules engines with mypyc (about 1.5 min of CPU)"; $(compile); \
+	else echo "==> $$why: testing the pure Python build only"; fi
 
 # -- the JupyterLite site: the boards in the browser's own Python, no server --------------------
 # Built in its own venv (never .venv) from the package registries only: see lite/build.py.
@@ -177,5 +201,6 @@ lite-test: $(VENV)/.installed-test chromium lite
 	$(call run_pytest,,tests/browser/test_lite.py)
 
 clean:
-	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache
+	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache build/compiled
+	find aloftnb -name '*.so' -delete; rm -f aloftnb/_compiled.json aloftnb_compiled__mypyc.*
 

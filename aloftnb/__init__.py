@@ -5,6 +5,10 @@
     >>> match.play(match.legal_actions()[0])
 """
 
+from .core import compiled
+
+compiled.choose()  # before anything else: the compiled engines, or their source if it changed
+
 from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
 from .core.bots import Bot, make_bot, register_bot_family

@@ -9,6 +9,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -336,14 +337,15 @@ def bench_mcts(game: str, players: int, options: dict[str, Any], target_s: float
           iterations=iterations or default_iterations(rules))
 
 
-def bench_openspiel(seconds: float) -> None:
+def bench_openspiel(seconds: float) -> float | None:
+    """OpenSpiel's C++ connect_four through pyspiel, random play: its actions/s (or None)."""
     try:
         import pyspiel
     except ImportError as exc:
         print(json.dumps({"measure": "openspiel_connect_four_random_actions_per_s",
                           "value": None, "skipped": f"open_spiel is not installed ({exc}); "
                           "pip install 'aloftnb[bench]' or pip install open_spiel"}), flush=True)
-        return
+        return None
     game = pyspiel.load_game("connect_four")
     rng = random.Random(0)
 
@@ -359,6 +361,100 @@ def bench_openspiel(seconds: float) -> None:
     _line("openspiel_connect_four_random_actions_per_s", steps / elapsed, "actions/s",
           games_per_s=round(games / elapsed), games=games,
           note="yardstick: C++ engine through its Python API (pyspiel)")
+    return steps / elapsed
+
+
+# -- the compiled build beside the pure one ------------------------------------------------------
+# Issue 22's targets: each game's fast path as a fraction of OpenSpiel's C++ connect_four.
+CPP_TARGETS = {"balloons": 0.44, "alu": 0.25, "commodores": 0.23, "cloudspire": 0.08}
+MCTS_STEP = 50  # iterations per search when timing MCTS
+
+
+def build_rates(seconds: float) -> dict[str, dict[str, float]]:
+    """For this process's build (compiled or pure): each game's fast-path actions/s and MCTS
+    iterations/s (from the first decision of seed 0 with more than one choice)."""
+    from .core.bots import MCTSBot
+    from .core.registry import make_rules
+
+    rates = {}
+    for game, players in ADAPTER_GAMES:
+        rules = make_rules(game, players)
+        rng = random.Random(0)
+        _, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
+        state = rules.initial_state(0)
+        while (seat := rules.current_player(state)) in (CHANCE, None) \
+                or len(rules.legal_actions(state)) < 2:
+            state = rules.apply(state, rules.sample_chance(state, rng) if seat == CHANCE
+                                else rules.legal_actions(state)[0])
+        assert seat is not None
+        searched, start = 0, time.perf_counter()
+        while not searched or time.perf_counter() - start < seconds:
+            MCTSBot(iterations=MCTS_STEP).choose(rules, state, seat, rng)
+            searched += MCTS_STEP
+        module = sys.modules[type(rules).__module__].__file__ or ""
+        rates[game] = {"actions_per_s": steps / elapsed,
+                       "mcts_iterations_per_s": searched / (time.perf_counter() - start),
+                       "rules_compiled": float(not module.endswith(".py"))}
+    return rates
+
+
+def _rates_in_child(pure: bool, seconds: float) -> tuple[str, dict[str, dict[str, float]]]:
+    """build_rates in a fresh process of the pure or the compiled build: (its status, rates)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+         *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("ALOFTNB_PURE", None)
+    if pure:
+        env["ALOFTNB_PURE"] = "1"
+    code = ("import json; from aloftnb.core import compiled; from aloftnb.__main__ import "
+            f"build_rates; print(json.dumps([compiled.status(), build_rates({seconds!r})]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          check=True)
+    status, rates = json.loads(done.stdout.splitlines()[-1])
+    return status, rates
+
+
+def bench_builds(seconds: float, cpp_rate: float | None) -> None:
+    """Each game's fast path and MCTS in the pure and the compiled build (one process each,
+    one after the other), the compiled build's speedup and the ratio to OpenSpiel's C++."""
+    _, pure = _rates_in_child(True, seconds)
+    status, built = _rates_in_child(False, seconds)
+    compiled = built if status == "compiled" else None
+    no_build = {"value": None, "skipped": f"no compiled build ({status})"}
+    for game, players in ADAPTER_GAMES:
+        words = [f"{game} ({players} players):"]
+        # a game whose rules the build leaves out (ALU) runs its pure Python in both
+        left_out: dict[str, Any] = {} if compiled is None or compiled[game]["rules_compiled"] else {
+            "note": "this game's rules are not compiled: both figures are pure Python"}
+        for kind, unit in (("actions_per_s", "actions/s"),
+                           ("mcts_iterations_per_s", "MCTS iterations/s")):
+            stem = f"{game}_random_actions_per_s" if kind == "actions_per_s" else f"{game}_mcts"
+            speedup = f"{game}_compiled_speedup" if kind == "actions_per_s" else \
+                f"{game}_mcts_compiled_speedup"
+            name = stem if kind == "actions_per_s" else f"{stem}_iterations_per_s"
+            _line(f"{name}_pure", pure[game][kind], unit, players=players)
+            words.append(f"pure {pure[game][kind]:,.0f} {unit}")
+            if compiled is None:
+                for measure in (f"{name}_compiled", speedup):
+                    print(json.dumps({"measure": measure, **no_build}), flush=True)
+                continue
+            gain = compiled[game][kind] / pure[game][kind]
+            _line(f"{name}_compiled", compiled[game][kind], unit, players=players, **left_out)
+            _line(speedup, gain, "x", players=players, **left_out)
+            words.append(f"compiled {compiled[game][kind]:,.0f} (x{gain:.2f});")
+        best, build = ((compiled or pure)[game]["actions_per_s"],
+                       "compiled" if compiled and not left_out else "pure")
+        measure = f"{game}_openspiel_cpp_ratio"
+        if cpp_rate is None:
+            print(json.dumps({"measure": measure, "value": None,
+                              "skipped": "open_spiel is not installed"}), flush=True)
+        else:
+            target = CPP_TARGETS[game]
+            _line(measure, best / cpp_rate, "x OpenSpiel C++ connect_four actions/s",
+                  f">= {target}", best / cpp_rate >= target, players=players, build=build)
+            words.append(f"{best / cpp_rate:.3f} x OpenSpiel's C++ connect_four ({build})"
+                         + (" (rules not compiled)" if left_out else ""))
+        print(" ".join(words), file=sys.stderr, flush=True)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -375,7 +471,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for game, players, options, target_s in MCTS_BUDGETS:
         bench_mcts(game, players, options, target_s, moves=2 if quick else 10,
                    iterations=100 if quick else None)
-    bench_openspiel(0.3 if quick else 3.0)
+    cpp_rate = bench_openspiel(0.3 if quick else 3.0)
+    bench_builds(0.3 if quick else 3.0, cpp_rate)
     return 0
 
 

@@ -73,12 +73,20 @@ def test_bench_prints_one_json_line_per_measure():
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
     # an MCTS decision in every game, mode and player count
     from aloftnb.__main__ import MCTS_BUDGETS
-    mcts = [m for m in measures if "_mcts_" in m]
+    mcts = [m for m in measures if "_mcts_" in m and m.endswith("_s_per_move")]
     assert len(mcts) == len(MCTS_BUDGETS) == len(set(mcts))
     assert {"balloons_3p_mcts_100_iterations_s_per_move", "cloudspire_solo_1p_mcts_100_iterations"
             "_s_per_move", "commodores_two_players_2p_mcts_100_iterations_s_per_move",
             "cloudspire_cooperative_3p_mcts_100_iterations_s_per_move"} <= set(mcts)
-    assert measures[-1] == "openspiel_connect_four_random_actions_per_s"
+    # the yardstick, then each game in the pure and the compiled build and its ratio to it
+    yardstick = measures.index("openspiel_connect_four_random_actions_per_s")
+    for game in ("balloons", "alu", "commodores", "cloudspire"):
+        for measure in ("random_actions_per_s_pure", "random_actions_per_s_compiled",
+                        "compiled_speedup", "mcts_iterations_per_s_pure",
+                        "mcts_iterations_per_s_compiled", "mcts_compiled_speedup",
+                        "openspiel_cpp_ratio"):
+            assert measures.index(f"{game}_{measure}") > yardstick
+    assert f"{game} (2 players): pure " in done.stderr  # the same figures in words
     # cloudspire: fast path, games on two workers
     assert "cloudspire_random_games_per_s_fast_path" in measures
     assert "cloudspire_100_random_games_wall_s_2_workers" in measures

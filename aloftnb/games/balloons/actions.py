@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.action import Action, ActionTypes, action_type
+from ...core.compiled import python_class
 from ...core.options import _short_repr, whole_number_problem
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 WIND_TRUCKS = ("launch", "safety")
 
 
+@python_class
 class BalloonAction(Action):
     __slots__ = ()
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.action import Action
+from ...core.compiled import python_class
 from ...core.flow import Flow, Phase, custom
 from ...core.options import Option, _short_repr, int_between
 from ...core.rules import Rules
@@ -76,6 +77,7 @@ def _check_balloon_list(value: Any) -> str | None:
     return None
 
 
+@python_class
 class BalloonsRules(Rules[BalloonsState, Action]):
     name = "balloons"
     title = "Aloft, balloon festival"

@@ -3,7 +3,7 @@ shared score (lower is better), with the sentence that gives the result."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.traits import Outcome
 from .state import FLYING, OVER, BalloonsState
@@ -30,16 +30,21 @@ def scores(rules: BalloonsRules, s: BalloonsState) -> dict[int, float]:
     Competitive: specials score for no one, and every tied seat wins (Rules.winners). Solo and
     cooperative: one shared score, so winners() lists every seat.
     """
+    # Scores are whole numbers: typed Any here, since the compiled build turns a whole number
+    # into a float wherever the code says `float`.
+    result: dict[int, Any]
     if rules.mode == "competitive":
         held = tokens(rules, s)
-        return {
+        result = {
             seat: sum(t for bid, t in held.items()
                       if colour in rules.balloon_colours[rules.index[bid]])
             for seat, colour in enumerate(s.colours)
         }
+        return result
     unlaunched = sum(1 for st in s.status if st != FLYING)
     score = formation_width(rules, s) + 3 * unlaunched
-    return {seat: score for seat in range(rules.players)}  # one shared score
+    result = {seat: score for seat in range(rules.players)}  # one shared score
+    return result
 
 
 def outcome(rules: BalloonsRules, s: BalloonsState) -> Outcome | None:

@@ -19,12 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.action import Action, ActionTypes, action_type
+from ...core.compiled import python_class
 from ...core.words import with_article
 
 # The three spire upgrades by their letters (Spire.upgrades), in words: the one table of them.
 UPGRADE_WORDS = {"A": "attack", "R": "range", "F": "fortification"}
 
 
+@python_class
 class CloudspireAction(Action):
     __slots__ = ()
 

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
+from ...core.compiled import method, python_class
 from ...core.flow import ONCE_EACH, OVER, UNTIL_ALL_PASS, Flow, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
@@ -137,6 +138,7 @@ def _faction_list(value: Any) -> str | None:
     return None
 
 
+@python_class
 class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, CloudspireAction]):
     name = "cloudspire"
     title = "Cloudspire"
@@ -402,28 +404,29 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         return b not in self._allies[a]
 
     # -- the map (map.py), each phase's questions, the rules' faction -----------------------------
-    land = map_rules.land
-    passable = map_rules.passable
-    mark_distance = map_rules.mark_distance
-    range_distance = map_rules.range_distance
-    groups = map_rules.groups
-    influence = map_rules.influence
-    wells = map_rules.wells
-    occupied = map_rules.occupied
-    earthscape_bought = market.earthscape_bought
-    upgrade_cost = build.upgrade_cost
-    well_problem = build.well_problem
-    mark_options = prep.mark_options
-    hero_limit = prep.hero_limit
-    current_faction = onslaught.current_faction
-    campfire = onslaught.campfire
-    hero_moves = onslaught.hero_moves
-    forced_hero = onslaught.forced_hero
-    explorable = onslaught.explorable
-    targets_of = onslaught.targets_of
-    attacks = onslaught.attacks
-    fire_targets = fights.fire_targets
-    bot_choice = bot_faction.bot_choice
+    # (method(): a compiled function does not bind `self` as a Python function does)
+    land = method(map_rules.land)
+    passable = method(map_rules.passable)
+    mark_distance = method(map_rules.mark_distance)
+    range_distance = method(map_rules.range_distance)
+    groups = method(map_rules.groups)
+    influence = method(map_rules.influence)
+    wells = method(map_rules.wells)
+    occupied = method(map_rules.occupied)
+    earthscape_bought = method(market.earthscape_bought)
+    upgrade_cost = method(build.upgrade_cost)
+    well_problem = method(build.well_problem)
+    mark_options = method(prep.mark_options)
+    hero_limit = method(prep.hero_limit)
+    current_faction = method(onslaught.current_faction)
+    campfire = method(onslaught.campfire)
+    hero_moves = method(onslaught.hero_moves)
+    forced_hero = method(onslaught.forced_hero)
+    explorable = method(onslaught.explorable)
+    targets_of = method(onslaught.targets_of)
+    attacks = method(onslaught.attacks)
+    fire_targets = method(fights.fire_targets)
+    bot_choice = method(bot_faction.bot_choice)
 
     # -- chance --------------------------------------------------------------------------------
     def chance_outcomes(self, s: CloudspireState) -> list[tuple[CloudspireAction, float]]:
@@ -447,10 +450,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
             return FLOW.legal(self, s, s.actor)
         return [] if s.phase == OVER else [o for o, _ in self.chance_outcomes(s)]
 
-    def apply(self, s: CloudspireState, action: CloudspireAction) -> CloudspireState:
+    def apply(self, s: CloudspireState, action: Action) -> CloudspireState:
         return bot_faction.play_bots(self, self._apply_one(s, action))
 
-    def _apply_one(self, s: CloudspireState, action: CloudspireAction,
+    def _apply_one(self, s: CloudspireState, action: Action,
                    notes: list[str] | None = None) -> CloudspireState:
         """One action, by the handler its phase and stage declare in FLOW, on a draft; `notes`
         collects what the rules then do by themselves (texts.automatic_steps)."""
@@ -534,10 +537,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
     def describe_action(self, s: CloudspireState, action: Action) -> str:
         return texts.describe_action(self, s, action)
 
-    def describe_chance(self, s: CloudspireState, outcome: CloudspireAction) -> str:
+    def describe_chance(self, s: CloudspireState, outcome: Action) -> str:
         return texts.describe_chance(self, s, outcome)
 
-    def chance_choice_label(self, s: CloudspireState, outcome: CloudspireAction) -> str:
+    def chance_choice_label(self, s: CloudspireState, outcome: Action) -> str:
         return texts.chance_choice_label(self, s, outcome)
 
     def hidden_text(self, s: CloudspireState, action: Action, seat: int | None) -> str | None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.action import Action
 from ...core.words import possessive, with_article
 from ...errors import IllegalAction, InvalidGame
-from .actions import UPGRADE_WORDS, CloudspireAction
+from .actions import UPGRADE_WORDS
 from .state import CHANCE, OVER, CloudspireState
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ THEN = "; then "  # joins what the rules do by themselves to the log line of the
 def describe_action(rules: CloudspireRules, s: CloudspireState, action: Action) -> str:
     who = rules.faction_of[s.actor].name if 0 <= s.actor < rules.factions else "?"
     return (f"{who}: {action_text(rules, s, action)}"
-            + then(rules, s, action))  # type: ignore[arg-type]
+            + then(rules, s, action))
 
 
 def action_text(rules: CloudspireRules, s: CloudspireState, action: Action) -> str:
@@ -90,7 +90,7 @@ def hidden_text(rules: CloudspireRules, s: CloudspireState, action: Action,
 
 
 def describe_chance(rules: CloudspireRules, s: CloudspireState,
-                    outcome: CloudspireAction) -> str:
+                    outcome: Action) -> str:
     if outcome.type == "roll":
         return f"the spire die rolled {outcome.pips}" + then(rules, s, outcome)
     return f"drew {card_name(rules, outcome.card)} ({s.draw})" + then(rules, s, outcome)
@@ -106,7 +106,7 @@ def card_name(rules: CloudspireRules, card: str) -> str:
 
 
 def automatic_steps(rules: CloudspireRules, s: CloudspireState,
-                    action: CloudspireAction) -> list[str]:
+                    action: Action) -> list[str]:
     """What the rules do by themselves after `action`, in words: the marches that follow
     with no click because marching is the only choice (see RULING on automatic marches)."""
     if s.phase not in ("prep", "onslaught"):
@@ -119,13 +119,13 @@ def automatic_steps(rules: CloudspireRules, s: CloudspireState,
     return notes
 
 
-def then(rules: CloudspireRules, s: CloudspireState, action: CloudspireAction) -> str:
+def then(rules: CloudspireRules, s: CloudspireState, action: Action) -> str:
     notes = automatic_steps(rules, s, action)
     return "".join(THEN + note for note in notes)
 
 
 def chance_choice_label(rules: CloudspireRules, s: CloudspireState,
-                        outcome: CloudspireAction) -> str:
+                        outcome: Action) -> str:
     if outcome.type == "roll":
         return f"roll {outcome.pips} on the spire die"
     return f"draw {card_name(rules, outcome.card)} ({s.draw})"

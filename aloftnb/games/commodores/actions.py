@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.action import Action, ActionTypes, action_type
+from ...core.compiled import python_class
 
 SHIP_ACTION_TYPES = ("move", "explore", "terraform", "upgrade", "build", "plunder", "trade",
                      "end_ship")
@@ -26,6 +27,7 @@ ACTION_OF = {"move": "move", "explore": "explore", "terraform": "explore", "upgr
 LONGEST_TEXT = 40  # a text field longer than this is refused
 
 
+@python_class
 class CommodoresAction(Action):
     __slots__ = ()
 

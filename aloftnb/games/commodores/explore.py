@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...core.action import Action
 from .actions import CommodoresAction
 from .catalogue import MERCHANT
 from .changes import credit, did, gain, new_hex, set_hex, stack_change, tally, token_change
@@ -62,14 +63,14 @@ def explore_options(rules: CommodoresRules, s: CommodoresState, spaces: Sequence
     return out
 
 
-def on_explore(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_explore(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     space = rules.geometry.space_index[a.space] if rules.rulings < 2 else -1
     pools = gain(rules, s.pools, s.player, a.pay, -1)
     return s._replace(pools=pools, done=did(s, "explore"), step=DRAW_HEX, target=space)
 
 
-def on_terraform(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_terraform(rules: CommodoresRules, s: CommodoresState, a: Action
                  ) -> CommodoresState:
     space = rules.geometry.space_index[a.space]
     h = s.hexes[space]
@@ -97,7 +98,7 @@ def number_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     return [(drawn[i], n / total) for i, n in enumerate(s.tokens) if n]
 
 
-def on_hex(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_hex(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     kind = a.kind
     stack = stack_change(rules, s.stack, kind, -1)
     tallies = tally(s.tallies, s.player, EXPLORED)
@@ -128,7 +129,7 @@ def leviathan_found(rules: CommodoresRules, s: CommodoresState, kind: str) -> Co
     return s._replace(pools=pools, seen=seen, tallies=credit(s, pools, FROM_LEVIATHANS))
 
 
-def on_number(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_number(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
     h = s.hexes[s.target]
     assert h is not None
@@ -174,7 +175,7 @@ def place_hex_legal(rules: CommodoresRules, s: CommodoresState, seat: int
     return [place[space] for space in placements(rules, s)]
 
 
-def on_place_hex(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_place_hex(rules: CommodoresRules, s: CommodoresState, a: Action
                  ) -> CommodoresState:
     space = rules.geometry.space_index[a.space]
     fresh = s.fresh if space in s.fresh else s.fresh + (space,)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.action import Action
 from .actions import CommodoresAction
 from .changes import tally
 from .state import FORAGED, CommodoresState
@@ -18,7 +19,7 @@ def forage_legal(rules: CommodoresRules, s: CommodoresState, seat: int
     return list(rules._forage)
 
 
-def on_forage(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_forage(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
     number, hexes, res_index = a.number, s.hexes, rules.res_index
     cap = rules.catalogue.pool_cap

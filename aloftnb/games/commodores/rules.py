@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
 from ...core.chance import CHANCE
+from ...core.compiled import python_class
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
 from ...core.rules import Rules
@@ -157,6 +158,7 @@ def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, 
     return cls(players, **options)
 
 
+@python_class
 class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
     title = "Aloft, sky commodores"
@@ -415,7 +417,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
             return explore.hex_outcomes(self, s)
         raise IllegalAction("this is not a chance step: nothing is drawn now")
 
-    def apply(self, s: CommodoresState, action: CommodoresAction) -> CommodoresState:
+    def apply(self, s: CommodoresState, action: Action) -> CommodoresState:
         """FLOW.apply, its handlers found with one lookup (the hot path): the handler of the
         action in this step, then the goal check (FLOW's after)."""
         handler = _HANDLERS[s.step].get(action.type)
@@ -473,10 +475,10 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         leviathans (str(action) knows only their ids)."""
         return texts.action_text(self, s, action)
 
-    def describe_chance(self, s: CommodoresState, outcome: CommodoresAction) -> str:
+    def describe_chance(self, s: CommodoresState, outcome: Action) -> str:
         return texts.describe_chance(self, s, outcome)
 
-    def chance_choice_label(self, s: CommodoresState, outcome: CommodoresAction) -> str:
+    def chance_choice_label(self, s: CommodoresState, outcome: Action) -> str:
         return texts.chance_choice_label(self, s, outcome)
 
     def hex_text(self, kind: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
+from ...core.action import Action
 from .actions import CommodoresAction
 from .catalogue import MERCHANT, ShipType
 from .changes import affords_cost, credit, did, fleet, gain, pay, set_hex, set_ship, tally
@@ -157,19 +158,19 @@ def take_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[Co
 
 
 # -- applying ----------------------------------------------------------------------------------
-def on_ship(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_ship(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     index = next(i for i, ship in enumerate(s.ships)
                  if ship.owner == s.player and ship.captain == a.captain)
     return s._replace(active=index, done=())
 
 
-def on_move(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_move(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     ship = s.ships[s.active]
     moved = ship._replace(corner=rules.geometry.corner_index[a.to])
     return s._replace(ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
 
 
-def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     ship = s.ships[s.active]
     card = rules.types[ship.kind]
@@ -181,7 +182,7 @@ def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
                       cubes=s.cubes - 1, done=did(s, "upgrade"))
 
 
-def on_build(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_build(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     card = rules.types[a.ship]
     pools = pay(rules, s.pools, s.player, card.cost)
     captains = {ship.captain for ship in fleet(s, s.player)}
@@ -200,7 +201,7 @@ def on_build(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
                       built_any=True, done=did(s, "build"))
 
 
-def on_plunder(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     ship = s.ships[s.active]
     plunder = rules.stats(ship)[2]
@@ -226,7 +227,7 @@ def on_plunder(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
                       hexes=set_hex(s.hexes, space, h._replace(health=health)))
 
 
-def on_take(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_take(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     pools = gain(rules, s.pools, s.target, a.resource, -1)
     pools = gain(rules, pools, s.player, a.resource, 1)
     s = s._replace(tallies=credit(s, pools, PLUNDERED))
@@ -236,7 +237,7 @@ def on_take(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> 
     return s._replace(pools=pools, left=0, step=SHIPS, target=-1)
 
 
-def on_trade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> CommodoresState:
+def on_trade(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     pools = gain(rules, s.pools, s.player, a.give, -2)
     paid = s._replace(pools=pools)
     pools = gain(rules, pools, s.player, a.get, 1)
@@ -244,7 +245,7 @@ def on_trade(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
     return s._replace(pools=pools, tallies=tallies, done=did(s, "trade"))
 
 
-def on_end_ship(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_end_ship(rules: CommodoresRules, s: CommodoresState, a: Action
                 ) -> CommodoresState:
     s = s._replace(acted=s.acted + (s.active,), active=-1, done=())
     if any(ship.owner == s.player and not ship.new and i not in s.acted
@@ -253,7 +254,7 @@ def on_end_ship(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
     return next_turn(rules, s)  # RULING: the turn ends once every ship has acted
 
 
-def on_end_turn(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
+def on_end_turn(rules: CommodoresRules, s: CommodoresState, a: Action
                 ) -> CommodoresState:
     return next_turn(rules, s)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.action import Action
 from ...core.words import with_article
-from .actions import ACTIONS, CHANCE_TYPES, SHIP_ACTION_TYPES, CommodoresAction
+from .actions import ACTIONS, CHANCE_TYPES, SHIP_ACTION_TYPES
 from .catalogue import MERCHANT
 from .state import CommodoresState
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def describe_action(rules: CommodoresRules, s: CommodoresState, action: Action) -> str:
     if action.type in CHANCE_TYPES:
-        return describe_chance(rules, s, action)  # type: ignore[arg-type]
+        return describe_chance(rules, s, action)
     if s.active >= 0 and (action.type in SHIP_ACTION_TYPES or action.type == "place_hex"):
         ship = s.ships[s.active]
         return (f"ship {ship.captain} ({rules.types[ship.kind].name}): "
@@ -64,17 +64,17 @@ def action_text(rules: CommodoresRules, s: CommodoresState, action: Action) -> s
     return str(action)
 
 
-def describe_chance(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
+def describe_chance(rules: CommodoresRules, s: CommodoresState, outcome: Action
                     ) -> str:
     return ACTIONS.done(outcome, **_chance_words(rules, s, outcome))
 
 
-def chance_choice_label(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
+def chance_choice_label(rules: CommodoresRules, s: CommodoresState, outcome: Action
                         ) -> str:
     return ACTIONS.choice(outcome, **_chance_words(rules, s, outcome))
 
 
-def _chance_words(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction
+def _chance_words(rules: CommodoresRules, s: CommodoresState, outcome: Action
                   ) -> dict[str, Any]:
     """The words the chance outcomes' sentences use (actions.py), each worked out only when
     used."""
@@ -83,7 +83,7 @@ def _chance_words(rules: CommodoresRules, s: CommodoresState, outcome: Commodore
             "drawn": lambda: drawn_text(rules, s, outcome)}
 
 
-def drawn_text(rules: CommodoresRules, s: CommodoresState, outcome: CommodoresAction) -> str:
+def drawn_text(rules: CommodoresRules, s: CommodoresState, outcome: Action) -> str:
     """What a hex or number-token draw puts on the map, for the log and the chance menu."""
     if outcome.type != "hex":
         return f"number {outcome.number} for {rules.geometry.space_name(s.target)}"

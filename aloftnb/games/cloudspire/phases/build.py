@@ -43,7 +43,7 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
             + placements(rules, s, f) + [A("pass")])
 
 
-def on_build(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_build(rules: CloudspireRules, w: Work, action: Action) -> None:
     """A build turn: one thing built (or a pass); after placing an earthscape the turn goes on
     while a spire may go on its well."""
     kind = action.type
@@ -61,7 +61,7 @@ def on_build(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
         w.placed = action.at
 
 
-def build(rules: CloudspireRules, w: Work, action: CloudspireAction, phase: int) -> None:
+def build(rules: CloudspireRules, w: Work, action: Action, phase: int) -> None:
     """Construct, upgrade, advance or place, paying Source counted as spent in `phase`."""
     f = w.actor
     side = w.sides[f]

@@ -40,7 +40,7 @@ def begin_wave(rules: CloudspireRules, w: Work) -> None:
     rules.flow.end_phase(rules, w, "event")
 
 
-def on_event(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_event(rules: CloudspireRules, w: Work, action: Action) -> None:
     """The event card drawn: a repair now, its Source and command at income."""
     card = action.card
     w.event = card
@@ -124,7 +124,7 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     return acts + [A("pass")]
 
 
-def on_market(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_market(rules: CloudspireRules, w: Work, action: Action) -> None:
     f = w.actor
     side = w.sides[f]
     if action.type == "buy":
@@ -156,7 +156,7 @@ def on_market(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None
     continue_market(rules, w)
 
 
-def on_refill(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_refill(rules: CloudspireRules, w: Work, action: Action) -> None:
     """A market chip or an earthscape drawn into the emptied slot."""
     card = action.card
     if w.draw == "market":

@@ -148,24 +148,24 @@ def move_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAct
     return acts
 
 
-def on_limited_build(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_limited_build(rules: CloudspireRules, w: Work, action: Action) -> None:
     f = current_faction(rules, w)
     build.build(rules, w, action, SPENT_ONSLAUGHT)
     w.side(f, limited_builds=w.sides[f].limited_builds + 1)
     continue_move(rules, w)
 
 
-def on_move(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_move(rules: CloudspireRules, w: Work, action: Action) -> None:
     move_hero(rules, w, current_faction(rules, w), action.at, action.to)
     continue_move(rules, w)
 
 
-def on_march(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_march(rules: CloudspireRules, w: Work, action: Action) -> None:
     march(rules, w, current_faction(rules, w))
     continue_move(rules, w)
 
 
-def on_end_move(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_end_move(rules: CloudspireRules, w: Work, action: Action) -> None:
     rules.flow.next_stage(rules, w)  # fire
 
 
@@ -204,7 +204,7 @@ def fire_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAct
     return [A("target", at=h) for h in fights.fire_targets(rules, s, s.firing[0])]
 
 
-def on_target(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_target(rules: CloudspireRules, w: Work, action: Action) -> None:
     w.target = action.at
     roll_fire(rules, w)
 
@@ -216,7 +216,7 @@ def roll_fire(rules: CloudspireRules, w: Work) -> None:
     w.draw, w.actor = "die", CHANCE
 
 
-def on_roll(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_roll(rules: CloudspireRules, w: Work, action: Action) -> None:
     w.damage += action.pips
     w.dice -= 1
     if w.dice:
@@ -250,7 +250,7 @@ def explore_decisions(rules: CloudspireRules, s: Any, f: int) -> list[Cloudspire
             for i in explorable(rules, s, current_faction(rules, s))] + [A("end_explore")]
 
 
-def on_explore(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_explore(rules: CloudspireRules, w: Work, action: Action) -> None:
     f = current_faction(rules, w)
     i = next(i for i, lm in enumerate(w.landmarks) if lm.hex == action.at)
     lm = w.landmarks[i]
@@ -264,7 +264,7 @@ def on_explore(rules: CloudspireRules, w: Work, action: CloudspireAction) -> Non
     w.landmarks[i] = lm._replace(explored=True, known=tuple(known))
 
 
-def on_face(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_face(rules: CloudspireRules, w: Work, action: Action) -> None:
     """A landmark face drawn, seen by the explorer only."""
     card = action.card
     lm = w.landmarks[w.exploring]
@@ -276,7 +276,7 @@ def on_face(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     w.draw, w.actor = "", f
 
 
-def on_look(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_look(rules: CloudspireRules, w: Work, action: Action) -> None:
     """Reveal the landmark looked at, or leave it face down."""
     f = current_faction(rules, w)
     lm = w.landmarks[w.exploring]
@@ -289,7 +289,7 @@ def on_look(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
     continue_explore(rules, w)
 
 
-def on_end_explore(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_end_explore(rules: CloudspireRules, w: Work, action: Action) -> None:
     rules.flow.next_stage(rules, w)  # attack
 
 
@@ -358,13 +358,13 @@ def attack_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireA
     return found + ([] if must else [A("end_turn")])
 
 
-def on_attack(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_attack(rules: CloudspireRules, w: Work, action: Action) -> None:
     fights.attack(rules, w, current_faction(rules, w), action.at, action.target)
     if w.phase != OVER:
         continue_attack(rules, w)
 
 
-def on_end_turn(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_end_turn(rules: CloudspireRules, w: Work, action: Action) -> None:
     end_turn(rules, w)
 
 

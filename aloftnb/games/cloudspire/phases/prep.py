@@ -81,7 +81,7 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     return acts + [A("ready")]
 
 
-def on_prep(rules: CloudspireRules, w: Work, action: CloudspireAction) -> None:
+def on_prep(rules: CloudspireRules, w: Work, action: Action) -> None:
     f = w.actor
     side = w.sides[f]
     if action.type == "mark":

@@ -1,0 +1,97 @@
+"""The compiled build (`make compiled`, aloftnb/core/compiled.py): the same games as the pure
+Python, and never a compiled module in place of a source edited after the build."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from aloftnb.core import compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_build = pytest.mark.skipif(
+    compiled.status() != "compiled",
+    reason=f"no compiled build in use ({compiled.status()}); `make compiled` builds one")
+
+
+def _run(*args: str, pure: bool) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("ALOFTNB_PURE", None)
+    if pure:
+        env["ALOFTNB_PURE"] = "1"
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=600, check=True)
+
+
+@needs_build
+def test_the_compiled_engines_are_the_ones_running():
+    from aloftnb.games.balloons import advance
+
+    assert Path(advance.__file__).suffix != ".py"
+    assert "aloftnb.games.balloons.advance" in compiled.compiled_modules()
+
+
+@needs_build
+def test_the_compiled_and_the_pure_build_play_the_same_games():
+    """Every game, mode and edition, the same seeds through both builds: the legal actions and
+    the state dict at every step, the views, logs, refusals, drawings, encodings and seeded
+    simulations hash alike (`python -m aloftnb fingerprints`, one process per build)."""
+    with ThreadPoolExecutor(2) as pool:
+        pure, built = pool.map(lambda p: _run("-m", "aloftnb", "fingerprints", pure=p),
+                               (True, False))
+    pure_lines, built_lines = pure.stdout.splitlines(), built.stdout.splitlines()
+    assert len(pure_lines) >= 17  # a line per game configuration, and the simulations
+    assert built_lines == pure_lines
+
+
+def test_aloftnb_pure_runs_the_source():
+    code = ("import aloftnb.games.alu.rules as r, aloftnb.core.compiled as c; "
+            "print(r.__file__); print(c.status())")
+    file, status = _run("-c", code, pure=True).stdout.splitlines()
+    assert file.endswith("rules.py")
+    assert status.startswith("pure: ")
+
+
+def test_a_source_edited_after_the_build_runs_as_python_with_a_warning(tmp_path):
+    """The manifest says how alu/rules.py read when it was compiled; it reads otherwise now, so
+    the module is imported from its source and the warning names the file."""
+    code = textwrap.dedent(f"""
+        import json, sys, warnings
+        import aloftnb.core.compiled as c
+        fake = {{"python": sys.implementation.cache_tag, "modules": ["aloftnb/games/alu/rules.py"],
+                 "sources": {{"aloftnb/games/alu/rules.py": "0" * 64}}}}
+        manifest = {str(tmp_path / "manifest.json")!r}
+        open(manifest, "w").write(json.dumps(fake))
+        c.MANIFEST = c.Path(manifest)
+        for name in [n for n in sys.modules if n.startswith("aloftnb.games.alu")]:
+            del sys.modules[name]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            c.choose()
+        import aloftnb.games.alu.rules as r
+        print(r.__file__)
+        print(c.status())
+        print(caught[0].category.__name__, caught[0].message)
+    """)
+    file, status, warning = _run("-c", code, pure=False).stdout.splitlines()
+    assert file == str(ROOT / "aloftnb" / "games" / "alu" / "rules.py")
+    assert status == "pure: aloftnb/games/alu/rules.py changed after the compiled build"
+    assert warning == ("StaleCompiledBuild aloftnb: aloftnb/games/alu/rules.py changed after "
+                       "the compiled build, so the pure Python runs (make compiled rebuilds it)")
+
+
+def test_a_compiled_module_function_binds_as_a_method():
+    class Board:
+        def __init__(self) -> None:
+            self.size = 3
+
+        area = compiled.method(lambda board, k: board.size * k)
+
+    assert Board().area(2) == 6
+    assert Board.area(Board(), 4) == 12
