@@ -67,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="play this run (repeatable); with no --run, only show the table")
     evidence.add_argument("--missing", action="store_true", help="play every run not stored")
     evidence.add_argument("--stale", action="store_true",
-                          help="play every run measured on another setting or other rules")
+                          help="play every run not stored, measured on other data, or whose "
+                               "first game no longer replays as stored")
     evidence.add_argument("--workers", type=int, default=None)
     return parser
 
@@ -499,8 +500,8 @@ def cmd_evidence(args: argparse.Namespace) -> int:
     names = args.run
     if args.stale:
         status = evidence_status(args.directory)
-        names = (names or []) + list(status.loc[~(status["stored"] & status["same_setting"].eq(True)
-                                                  & status["same_rules"].eq(True)), "run"])
+        fresh = status["stored"] & status["same_data"].eq(True) & status["replays"].eq(True)
+        names = (names or []) + list(status.loc[~fresh, "run"])
     if names or args.missing:
         for name in measure(args.directory, names, workers=args.workers, progress=True,
                             missing_only=args.missing and not names):

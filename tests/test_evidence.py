@@ -144,20 +144,33 @@ def test_a_stored_run_reads_back_without_its_move_lists_and_says_how_it_was_meas
     assert list(rows["win_0"]) == list(again["win_0"])  # the same games, from their seeds
 
 
-def test_stale_runs_show_when_the_setting_or_the_rules_change(evidence, monkeypatch):
+def test_stale_runs_show_when_the_data_or_the_rules_change(evidence, monkeypatch):
     status = evidence_status(evidence).set_index("run")
-    assert status["stored"].all() and status["same_setting"].all() and status["same_rules"].all()
+    assert status["stored"].all() and status["same_data"].all() and status["replays"].all()
     spec = json.loads((evidence / "measurements.json").read_text())
     spec["groups"][1]["runs"][0]["options"] = {"edge": 7}  # the shipped number moved
     spec["groups"][0]["runs"][0]["games"] = GAMES + 1
     spec["groups"][2]["runs"].append({"name": "new", "games": 10, "options": {}})
     (evidence / "measurements.json").write_text(json.dumps(spec))
     status = evidence_status(evidence).set_index("run")
-    assert not status.loc["ahead", "same_setting"] and not status.loc["even", "same_setting"]
-    assert status.loc["ab", "same_setting"] and not status.loc["new", "stored"]
-    # Same data, rules that play differently: the rules digest tells.
+    assert not status.loc["ahead", "same_data"] and not status.loc["even", "same_data"]
+    assert not status.loc["ahead", "replays"]
+    assert status.loc["ab", "same_data"] and status.loc["ab", "replays"]
+    assert not status.loc["new", "stored"]
+    # Same data, rules that play differently: the first game no longer replays as stored.
     monkeypatch.setattr(DrawRules, "apply", lambda self, s, a: DrawState(1 - a.seat))
-    assert not evidence_status(evidence).set_index("run").loc["ab", "same_rules"]
+    changed = evidence_status(evidence).set_index("run")
+    assert changed.loc["ab", "same_data"] and not changed.loc["ab", "replays"]
+
+
+def test_the_stale_flag_plays_again_what_changed(evidence, capsys):
+    spec = json.loads((evidence / "measurements.json").read_text())
+    spec["groups"][1]["runs"][0]["options"] = {"edge": 7}
+    (evidence / "measurements.json").write_text(json.dumps(spec))
+    assert main(["evidence", str(evidence), "--stale", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "stored ahead" in out and "stored even" not in out
+    assert evidence_status(evidence).set_index("run").loc["ahead", "same_data"]
 
 
 @pytest.mark.parametrize("spec, message", [

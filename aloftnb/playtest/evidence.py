@@ -17,15 +17,14 @@ factions it met, a shared win counting for each winner), and `{"mean": column,
 "between": [lo, hi]}` (a column's mean: `win_0` for cooperative seats, `gate_fell`...).
 
 Each run records a digest of its setting (the options a save records, the catalogue's data
-included) and of a few seeded random games: `evidence_status` says which runs were measured on
-data or rules that have changed since, so stale evidence shows.
+included); `evidence_status` says which runs were measured on other data, and whether each run's
+first game still plays out as stored, so evidence that today's rules would change shows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -34,19 +33,17 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.chance import CHANCE
 from ..core.registry import make_rules
 from ..core.rules import AnyRules
 from ..errors import AloftnbError
 from .stats import wilson_interval
 
 __all__ = ["Group", "Run", "evidence_plot", "evidence_status", "evidence_table", "load_groups",
-           "measure", "read_run", "setting_digest"]
+           "measure", "read_run", "replays", "setting_digest"]
 
 SPEC_FILE = "measurements.json"
 RUNS = "runs"
 LEFT_OUT = ("moves",)  # long, and a game replays from its seed
-DIGEST_GAMES = 3
 
 
 @dataclass(frozen=True)
@@ -112,23 +109,18 @@ def setting_digest(rules: AnyRules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def rules_digest(rules: AnyRules) -> str:
-    """A digest of a few seeded random games to their end: it changes when the rules play
-    differently, even with the same data."""
-    digest = hashlib.sha256()
-    rng = random.Random(0)
-    for seed in range(DIGEST_GAMES):
-        state, steps = rules.initial_state(seed), 0
-        while not rules.is_over(state):
-            if rules.current_player(state) == CHANCE:
-                state = rules.apply(state, rules.sample_chance(state, rng))
-            else:
-                actions = rules.legal_actions(state)
-                state = rules.apply(state, actions[int(rng.random() * len(actions))])
-            steps += 1
-        final = json.dumps(rules.state_to_dict(state), sort_keys=True, default=repr)
-        digest.update(f"{steps}:{final}".encode())
-    return digest.hexdigest()[:16]
+def replays(group: Group, run: Run, rows: pd.DataFrame) -> bool:
+    """Whether the run's first game, played again today with its bots, seed and options, ends
+    as it is stored: the same winners, reason, length and scores. False when the rules or data
+    changed what happens (a game depends only on its seed and index, so game 0 is the same deal)."""
+    from .simulation import simulate
+
+    if not len(rows):
+        return False
+    again = simulate(group.game, players=group.players, bots=group.bots, games=1,
+                     seed=group.seed, workers=1, progress=False, **run.options)
+    columns = ["winners", "reason", "length"] + [f"score_{s}" for s in range(group.players)]
+    return all(str(again.iloc[0][c]) == str(rows.iloc[0][c]) for c in columns)
 
 
 def _rules_of(group: Group, run: Run) -> AnyRules:
@@ -167,7 +159,7 @@ def measure(directory: str | Path, names: Iterable[str] | None = None, *,
         meta = {"name": name, "group": group.group, "game": group.game,
                 "players": group.players, "bots": group.bots, "seed": group.seed,
                 "games": run.games, "options": run.options,
-                "setting_digest": setting_digest(rules), "rules_digest": rules_digest(rules),
+                "setting_digest": setting_digest(rules),
                 "aloftnb": __version__, "seconds": round(seconds, 1),
                 "measured": time.strftime("%Y-%m-%d", time.gmtime())}
         (directory / RUNS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n",
@@ -184,22 +176,24 @@ def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataF
 
 
 def evidence_status(directory: str | Path) -> pd.DataFrame:
-    """One row a run: whether it is stored, and whether its setting and rules are today's."""
+    """One row a run: whether it is stored, whether its data is today's (`same_data`: the
+    options and catalogue data a save records, byte for byte; any change to the shipped data,
+    even one this game does not use, makes it False), and whether its first game replays as
+    stored on today's rules and data (`replays`: False means the figures may have moved)."""
     rows = []
     for group in load_groups(directory):
         for run in group.runs:
             row: dict[str, Any] = {"group": group.group, "run": run.name, "games": run.games}
-            path = Path(directory) / RUNS / f"{run.name}.json"
-            if not path.exists():
-                rows.append({**row, "stored": False, "same_setting": None, "same_rules": None})
+            if not (Path(directory) / RUNS / f"{run.name}.json").exists():
+                rows.append({**row, "stored": False, "same_data": None, "replays": None})
                 continue
-            meta = json.loads(path.read_text("utf-8"))
-            rules = _rules_of(group, run)
+            meta, stored = read_run(directory, run.name)
             same = meta.get("games") == run.games and meta.get("seed") == group.seed \
-                and meta.get("bots") == group.bots
+                and meta.get("bots") == group.bots and meta.get("options") == run.options
             rows.append({**row, "stored": True,
-                         "same_setting": same and meta["setting_digest"] == setting_digest(rules),
-                         "same_rules": meta["rules_digest"] == rules_digest(rules),
+                         "same_data": same and meta["setting_digest"] == setting_digest(
+                             _rules_of(group, run)),
+                         "replays": same and replays(group, run, stored),
                          "measured": meta.get("measured"), "seconds": meta.get("seconds")})
     return pd.DataFrame(rows)
 
