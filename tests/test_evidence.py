@@ -222,3 +222,21 @@ def test_claims_of_runs_not_yet_played_are_listed_as_not_measured(tmp_path):
     waiting = table[table["group"] == "seat 0 ahead"]
     assert len(waiting) == 3 and waiting["met"].isna().all() and (waiting["games"] == 0).all()
     assert len(evidence_plot(table).y_range.factors) == 2  # only what was measured is drawn
+
+
+def test_a_bot_claim_counts_the_seats_each_run_gives_that_bot(tmp_path):
+    # The draw ignores the bots, so a bot's share is the share of its seats: with edge 8 the bot
+    # in seat 0 of the first run and seat 1 of the second wins 0.8 and 0.2 of them, 0.5 in all.
+    spec = {"groups": [dict(group("who sits where", [{"bot": "greedy", "between": [0.45, 0.55]},
+                                                      {"bot": "random", "between": [0.6, 1.0]}],
+                                  [("gr", {"edge": 8}), ("rg", {"edge": 8})]))]}
+    spec["groups"][0]["runs"][0]["bots"] = "greedy,random"
+    spec["groups"][0]["runs"][1]["bots"] = "random,greedy"
+    (tmp_path / "measurements.json").write_text(json.dumps(spec))
+    measure(tmp_path, workers=1)
+    assert read_run(tmp_path, "rg")[0]["bots"] == "random,greedy"
+    table = evidence_table(tmp_path)
+    greedy = claim(table, "who sits where", "greedy")
+    assert greedy["games"] == 2 * GAMES and greedy["met"] and 0.45 < greedy["value"] < 0.55
+    assert not claim(table, "who sits where", "random")["met"]
+    assert evidence_status(tmp_path)["replays"].all()

@@ -13,8 +13,10 @@ game is replayed from its seed) and `runs/<name>.json` (how and on what it was m
 
 Claims: `{"seats_within": 0.05}` (every seat's win rate within 5 points of its fair share, the
 seats' mean), `{"factions_between": [lo, hi]}` (every faction's share of the games between the
-factions it met, a shared win counting for each winner), and `{"mean": column,
-"between": [lo, hi]}` (a column's mean: `win_0` for cooperative seats, `gate_fell`...).
+factions it met, a shared win counting for each winner), `{"mean": column, "between": [lo, hi]}`
+(a column's mean: `win_0` for cooperative seats, `gate_fell`...) and `{"bot": spec,
+"between": [lo, hi]}` (the share of its seat-games a bot won; a run may name its own `bots`, so
+that a stronger bot sits in each seat in turn).
 
 Each run records a digest of its setting (the options a save records, the catalogue's data
 included); `evidence_status` says which runs were measured on other data, and whether each run's
@@ -53,6 +55,10 @@ class Run:
     name: str
     games: int
     options: dict[str, Any] = field(default_factory=dict)
+    bots: str | None = None  # the group's bots when None
+
+    def bots_of(self, group: Group) -> str:
+        return self.bots if self.bots is not None else group.bots
 
 
 @dataclass(frozen=True)
@@ -75,8 +81,8 @@ def load_groups(directory: str | Path) -> list[Group]:
         data = json.loads(path.read_text("utf-8"))
         groups = []
         for g in data["groups"]:
-            runs = tuple(Run(r["name"], int(r["games"]), dict(r.get("options", {})))
-                         for r in g["runs"])
+            runs = tuple(Run(r["name"], int(r["games"]), dict(r.get("options", {})),
+                             r.get("bots")) for r in g["runs"])
             claims = tuple(dict(c) for c in g.get("claims", ()))
             for claim in claims:
                 _claim_kind(claim)
@@ -92,13 +98,13 @@ def load_groups(directory: str | Path) -> list[Group]:
 
 
 def _claim_kind(claim: Mapping[str, Any]) -> str:
-    for kind in ("seats_within", "factions_between", "mean"):
+    for kind in ("seats_within", "factions_between", "mean", "bot"):
         if kind in claim:
-            if kind == "mean" and "between" not in claim:
+            if kind in ("mean", "bot") and "between" not in claim:
                 break
             return kind
-    raise ValueError(f"a claim is seats_within, factions_between or mean with between, not "
-                     f"{dict(claim)!r}")
+    raise ValueError(f"a claim is seats_within, factions_between, or mean or bot with between, "
+                     f"not {dict(claim)!r}")
 
 
 def setting_digest(rules: AnyRules) -> str:
@@ -117,7 +123,7 @@ def replays(group: Group, run: Run, rows: pd.DataFrame) -> bool:
 
     if not len(rows):
         return False
-    again = simulate(group.game, players=group.players, bots=group.bots, games=1,
+    again = simulate(group.game, players=group.players, bots=run.bots_of(group), games=1,
                      seed=group.seed, workers=1, progress=False, **run.options)
     columns = ["winners", "reason", "length"] + [f"score_{s}" for s in range(group.players)]
     return all(str(again.iloc[0][c]) == str(rows.iloc[0][c]) for c in columns)
@@ -149,7 +155,7 @@ def measure(directory: str | Path, names: Iterable[str] | None = None, *,
             continue
         rules = _rules_of(group, run)
         began = time.perf_counter()
-        rows = simulate(group.game, players=group.players, bots=group.bots, games=run.games,
+        rows = simulate(group.game, players=group.players, bots=run.bots_of(group), games=run.games,
                         seed=group.seed, workers=workers, progress=progress, **run.options)
         seconds = time.perf_counter() - began
         rows = rows.drop(columns=[c for c in LEFT_OUT if c in rows])
@@ -157,7 +163,7 @@ def measure(directory: str | Path, names: Iterable[str] | None = None, *,
         from .. import __version__
 
         meta = {"name": name, "group": group.group, "game": group.game,
-                "players": group.players, "bots": group.bots, "seed": group.seed,
+                "players": group.players, "bots": run.bots_of(group), "seed": group.seed,
                 "games": run.games, "options": run.options,
                 "setting_digest": setting_digest(rules),
                 "aloftnb": __version__, "seconds": round(seconds, 1),
@@ -189,7 +195,7 @@ def evidence_status(directory: str | Path) -> pd.DataFrame:
                 continue
             meta, stored = read_run(directory, run.name)
             same = meta.get("games") == run.games and meta.get("seed") == group.seed \
-                and meta.get("bots") == group.bots and meta.get("options") == run.options
+                and meta.get("bots") == run.bots_of(group) and meta.get("options") == run.options
             rows.append({**row, "stored": True,
                          "same_data": same and meta["setting_digest"] == setting_digest(
                              _rules_of(group, run)),
@@ -235,6 +241,17 @@ def _claim_rows(group: Group, claim: dict[str, Any], runs: list[tuple[Run, pd.Da
         total = sum(float(rows[column].sum()) for _, rows in runs)
         return [_row(group, f"{column} between", column, total, games,
                      f"{lo:.0%}-{hi:.0%}", lo, hi)]
+    if kind == "bot":  # the share of its seat-games a bot won (runs give it different seats)
+        bot, (lo, hi) = claim["bot"], claim["between"]
+        bot_won, seat_games = 0.0, 0
+        for run, rows in runs:
+            specs = run.bots_of(group).split(",")
+            for seat in range(group.players):
+                if (specs[seat] if len(specs) > 1 else specs[0]).strip() == bot:
+                    bot_won += float(rows[f"win_{seat}"].sum())
+                    seat_games += len(rows)
+        return [_row(group, "bot share", bot, bot_won, seat_games, f"{lo:.0%}-{hi:.0%}", lo,
+                     hi)]
     if kind == "seats_within":
         within = float(claim["seats_within"])
         wins = [sum(float(rows[f"win_{s}"].sum()) for _, rows in runs)
