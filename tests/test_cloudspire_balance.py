@@ -15,9 +15,9 @@ from aloftnb.games.cloudspire.catalogue import shipped_catalogue_data
 
 
 # -- factions ------------------------------------------------------------------------------------
-def test_by_default_seats_take_the_catalogues_factions_in_turn():
-    rules = make_rules("cloudspire", 4)
-    assert [f.id for f in rules.faction_of] == ["emberwrights", "mistveil"] * 2
+def test_by_default_seats_take_the_catalogues_lineup():
+    rules = make_rules("cloudspire", 3)
+    assert [f.id for f in rules.faction_of] == ["emberwrights", "mistveil", "emberwrights"]
     assert rules.options["factions"] is None
 
 

@@ -15,9 +15,9 @@ from aloftnb.errors import InvalidOptions
 from aloftnb.games.cloudspire.catalogue import load_catalogue, shipped_catalogue_data
 
 E, M, G, L = "emberwrights", "mistveil", "gullwind", "lodestone"
-# Every default game: (players, mode) -> its factions before the new ones joined.
-DEFAULTS = {(2, "competitive"): [E, M], (3, "competitive"): [E, M, E],
-            (4, "competitive"): [E, M, E, M], (1, "solo"): [E, M],
+# Every default game that kept its factions when the new ones joined: (players, mode) -> them.
+# Only the 4-player competitive game changed, to four distinct factions.
+DEFAULTS = {(2, "competitive"): [E, M], (3, "competitive"): [E, M, E], (1, "solo"): [E, M],
             (2, "cooperative"): [E, M, E], (3, "cooperative"): [E, M, E, M]}
 
 
@@ -68,6 +68,19 @@ def test_every_pairing_plays_a_full_seeded_game(pair):
 def test_default_games_field_the_factions_they_did_before(players, mode):
     rules = make_rules("cloudspire", players, mode=mode)
     assert [f.id for f in rules.faction_of] == DEFAULTS[players, mode]
+
+
+def test_four_seats_field_four_distinct_factions_by_default():
+    rules = make_rules("cloudspire", 4)
+    assert [f.id for f in rules.faction_of] == [E, M, G, L]
+    older = make_rules("cloudspire", 4, catalogue=_older_catalogue())  # e.g. an older save's
+    assert [f.id for f in older.faction_of] == [E, M, E, M]
+    # RULING (default lineups): the original layout, which saves written before issue 21 load
+    # with (those of format 2 hold no catalogue), seats the first two factions in turn.
+    original = make_rules("cloudspire", 4, gate_layout="original")
+    assert [f.id for f in original.faction_of] == [E, M, E, M]
+    assert [f.id for f in make_rules("cloudspire", 3, gate_layout="original").faction_of] == [
+        E, M, E]
 
 
 @pytest.mark.parametrize("players, mode", list(DEFAULTS))

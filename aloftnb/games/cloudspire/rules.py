@@ -180,11 +180,13 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                            quiet_default=True),
         # Quiet: simulation rows keep their old form (a 3- or 4-player competitive row recorded
         # before it replays on the new gates, as after any change of the shipped data).
-        "gate_layout": Option("gate_layout", "balanced", "where the gates stand in competitive "
-                              "games: balanced, the map's competitive_gates (issue 21; a count "
-                              "they leave out uses the map's gates); original, the map's gates "
-                              "(saves written before the option load with it). Solo and "
-                              "cooperative games always use the map's gates",
+        "gate_layout": Option("gate_layout", "balanced", "where the gates stand and who sits "
+                              "at them in competitive games: balanced, the map's "
+                              "competitive_gates (issue 21; a count they leave out uses the "
+                              "map's gates) and the catalogue's lineups; original, the map's "
+                              "gates and the first two factions in turn (saves written before "
+                              "the option load with it). Solo and cooperative games always use "
+                              "the map's gates",
                               choices=("balanced", "original"), older_saves="original",
                               quiet_default=True),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
@@ -271,8 +273,13 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         listed = self.catalogue.factions
         if chosen is None:
             # RULING (default lineups): the catalogue's lineup for the mode and seats, if it
-            # names one; otherwise seats take its factions in turn (seat 0 the first).
+            # names one; otherwise seats take its factions in turn (seat 0 the first). The
+            # original competitive layout (saves written before issue 21's) takes the first two
+            # factions in turn, as every competitive game did then.
             lineup = self.catalogue.lineups.get(self.mode, {}).get(self.players)
+            if self.mode == "competitive" and self.options["gate_layout"] == "original":
+                lineup = None if lineup is None else tuple(listed[f % 2].id for f in
+                                                           range(self.factions))
             if lineup is None:
                 return tuple(listed[f % len(listed)] for f in range(self.factions))
             chosen = list(lineup)
