@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+import pandas as pd
 import pytest
 
 import aloftnb
@@ -15,6 +16,9 @@ from aloftnb.core.chance import CHANCE
 from aloftnb.core.options import Option, whole_number_problem
 from aloftnb.errors import AloftnbError, InvalidOptions
 from aloftnb.playtest.evidence import (
+    Group,
+    Run,
+    _claim_rows,
     evidence_plot,
     evidence_status,
     evidence_table,
@@ -240,3 +244,11 @@ def test_a_bot_claim_counts_the_seats_each_run_gives_that_bot(tmp_path):
     assert greedy["games"] == 2 * GAMES and greedy["met"] and 0.45 < greedy["value"] < 0.55
     assert not claim(table, "who sits where", "random")["met"]
     assert evidence_status(tmp_path)["replays"].all()
+
+
+def test_a_shared_win_is_split_between_the_factions_that_share_it(tmp_path):
+    rows = pd.DataFrame({"win_0": [1, 1, 0, 1], "win_1": [0, 1, 1, 1]})  # two shared wins
+    runs = [(Run("x", 4, {"factions": ["a", "b"]}), rows)]
+    g = Group("g", "evidence_draw", 2, "random", 0, ({"factions_between": [0.45, 0.55]},), ())
+    shares = {r["subject"]: r["value"] for r in _claim_rows(g, g.claims[0], runs)}
+    assert shares == {"a": 0.5, "b": 0.5}

@@ -13,7 +13,7 @@ game is replayed from its seed) and `runs/<name>.json` (how and on what it was m
 
 Claims: `{"seats_within": 0.05}` (every seat's win rate within 5 points of its fair share, the
 seats' mean), `{"factions_between": [lo, hi]}` (every faction's share of the games between the
-factions it met, a shared win counting for each winner), `{"mean": column, "between": [lo, hi]}`
+factions it met, a shared win split between its winners), `{"mean": column, "between": [lo, hi]}`
 (a column's mean: `win_0` for cooperative seats, `gate_fell`...) and `{"bot": spec,
 "between": [lo, hi]}` (the share of its seat-games a bot won; a run may name its own `bots`, so
 that a stronger bot sits in each seat in turn).
@@ -267,8 +267,12 @@ def _claim_rows(group: Group, claim: dict[str, Any], runs: list[tuple[Run, pd.Da
         factions = run.options.get("factions")
         if not factions:
             raise AloftnbError(f"run {run.name}: a factions claim needs options.factions")
+        # A shared win is split between its winners, so the factions' shares add up to 1.
+        seat_wins = rows[[f"win_{seat}" for seat in range(group.players)]]
+        winners = seat_wins.sum(axis=1).clip(lower=1)
         for seat in range(group.players):
-            won[factions[seat]] = won.get(factions[seat], 0.0) + float(rows[f"win_{seat}"].sum())
+            credit = float((rows[f"win_{seat}"] / winners).sum())
+            won[factions[seat]] = won.get(factions[seat], 0.0) + credit
             played[factions[seat]] = played.get(factions[seat], 0) + len(rows)
     return [_row(group, "faction share", faction, won[faction], played[faction],
                  f"{lo:.0%}-{hi:.0%}", lo, hi) for faction in sorted(won)]
