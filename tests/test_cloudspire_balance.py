@@ -17,7 +17,7 @@ from aloftnb.games.cloudspire.catalogue import shipped_catalogue_data
 # -- factions ------------------------------------------------------------------------------------
 def test_by_default_seats_take_the_catalogues_lineup():
     rules = make_rules("cloudspire", 3)
-    assert [f.id for f in rules.faction_of] == ["emberwrights", "mistveil", "emberwrights"]
+    assert [f.id for f in rules.faction_of] == ["emberwrights", "mistveil", "lodestone"]
     assert rules.options["factions"] is None
 
 

@@ -16,8 +16,8 @@ from aloftnb.games.cloudspire.catalogue import load_catalogue, shipped_catalogue
 
 E, M, G, L = "emberwrights", "mistveil", "gullwind", "lodestone"
 # Every default game that kept its factions when the new ones joined: (players, mode) -> them.
-# Only the 4-player competitive game changed, to four distinct factions.
-DEFAULTS = {(2, "competitive"): [E, M], (3, "competitive"): [E, M, E], (1, "solo"): [E, M],
+# Only the 3- and 4-player competitive games changed, to three and four distinct factions.
+DEFAULTS = {(2, "competitive"): [E, M], (1, "solo"): [E, M],
             (2, "cooperative"): [E, M, E], (3, "cooperative"): [E, M, E, M]}
 
 
@@ -70,7 +70,8 @@ def test_default_games_field_the_factions_they_did_before(players, mode):
     assert [f.id for f in rules.faction_of] == DEFAULTS[players, mode]
 
 
-def test_four_seats_field_four_distinct_factions_by_default():
+def test_three_and_four_seats_field_distinct_factions_by_default():
+    assert [f.id for f in make_rules("cloudspire", 3).faction_of] == [E, M, L]
     rules = make_rules("cloudspire", 4)
     assert [f.id for f in rules.faction_of] == [E, M, G, L]
     older = make_rules("cloudspire", 4, catalogue=_older_catalogue())  # e.g. an older save's
