@@ -19,6 +19,7 @@ from aloftnb.playtest.evidence import (
     Group,
     Run,
     _claim_rows,
+    _same,
     evidence_plot,
     evidence_status,
     evidence_table,
@@ -252,3 +253,8 @@ def test_a_shared_win_is_split_between_the_factions_that_share_it(tmp_path):
     g = Group("g", "evidence_draw", 2, "random", 0, ({"factions_between": [0.45, 0.55]},), ())
     shares = {r["subject"]: r["value"] for r in _claim_rows(g, g.claims[0], runs)}
     assert shares == {"a": 0.5, "b": 0.5}
+
+
+def test_a_game_nobody_won_replays_although_csv_reads_its_empty_winners_back_as_nan():
+    assert _same("", float("nan")) and _same(8, 8.0) and _same("0 1", "0 1")
+    assert not _same("", "0") and not _same(3, 4.0) and not _same("a", "b")

@@ -126,7 +126,18 @@ def replays(group: Group, run: Run, rows: pd.DataFrame) -> bool:
     again = simulate(group.game, players=group.players, bots=run.bots_of(group), games=1,
                      seed=group.seed, workers=1, progress=False, **run.options)
     columns = ["winners", "reason", "length"] + [f"score_{s}" for s in range(group.players)]
-    return all(str(again.iloc[0][c]) == str(rows.iloc[0][c]) for c in columns)
+    return all(_same(again.iloc[0][c], rows.iloc[0][c]) for c in columns)
+
+
+def _same(played: Any, stored: Any) -> bool:
+    """A value as played against the same value read back from CSV, which reads an empty text
+    (no winners) as NaN and may read a whole number as a float."""
+    if pd.isna(played) or pd.isna(stored) or played == "" or stored == "":
+        return bool((pd.isna(played) or played == "") and (pd.isna(stored) or stored == ""))
+    try:
+        return float(played) == float(stored)
+    except (TypeError, ValueError):
+        return str(played) == str(stored)
 
 
 def _rules_of(group: Group, run: Run) -> AnyRules:
