@@ -211,12 +211,16 @@ def test_the_command_plays_what_is_missing_and_prints_the_claims(tmp_path, capsy
 
 def test_the_plot_draws_every_claim_with_its_target_band(evidence):
     table = evidence_table(evidence)
-    fig = evidence_plot(table)
-    factors = fig.y_range.factors
-    assert len(factors) == len(table) and ("heavy pairing", "heavy") in factors
-    data = fig.renderers[0].data_source.data
-    assert max(data["high"]) <= fig.x_range.end and min(data["target_low"]) >= fig.x_range.start
-    assert sorted(set(data["colour"])) == ["#2ca02c", "#d62728"]  # some met, some not
+    figures = evidence_plot(table).children[1:]  # after the title
+    assert [f.title.text for f in figures] == list(dict.fromkeys(table["group"]))
+    heavy = figures[-1]
+    assert set(heavy.y_range.factors) == {"heavy", "light"}
+    colours = {c for f in figures for c in f.renderers[0].data_source.data["colour"]}
+    assert colours == {"#2ca02c", "#d62728"}  # some met, some not
+    for f in figures:  # one shared axis holds every interval and band
+        data = f.renderers[0].data_source.data
+        assert f.x_range is figures[0].x_range
+        assert max(data["high"]) <= f.x_range.end and min(data["target_low"]) >= f.x_range.start
 
 
 def test_claims_of_runs_not_yet_played_are_listed_as_not_measured(tmp_path):
@@ -226,7 +230,8 @@ def test_claims_of_runs_not_yet_played_are_listed_as_not_measured(tmp_path):
     assert claim(table, "even seats", "seat 0")["met"] is True
     waiting = table[table["group"] == "seat 0 ahead"]
     assert len(waiting) == 3 and waiting["met"].isna().all() and (waiting["games"] == 0).all()
-    assert len(evidence_plot(table).y_range.factors) == 2  # only what was measured is drawn
+    drawn = evidence_plot(table).children[1:]  # only what was measured is drawn
+    assert [f.title.text for f in drawn] == ["even seats"]
 
 
 def test_a_bot_claim_counts_the_seats_each_run_gives_that_bot(tmp_path):

@@ -290,37 +290,44 @@ def _claim_rows(group: Group, claim: dict[str, Any], runs: list[tuple[Run, pd.Da
 
 
 def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped numbers") -> Any:
-    """Each claim's value with its 95% interval over its target (the shaded band): green when
-    the value meets it, red when not. `table` is evidence_table's, or some of its rows."""
-    from bokeh.models import CategoricalAxis, ColumnDataSource, FactorRange
+    """One small figure a group: each claim's value with its 95% interval over its target (the
+    shaded band), green when the value meets it and red when not, on one shared axis in per
+    cent. `table` is evidence_table's, or some of its rows; claims not yet measured are left out.
+    """
+    from bokeh.layouts import column
+    from bokeh.models import ColumnDataSource, FactorRange
     from bokeh.models.annotations import Whisker
+    from bokeh.models.widgets import Div
     from bokeh.plotting import figure
 
     from .plots import WIDTH, interval_range
 
-    rows = table[table["games"] > 0].iloc[::-1]  # what was measured, the first claim on top
-    factors = [(str(g), str(s)) for g, s in zip(rows["group"], rows["subject"])]
-    source = ColumnDataSource({
-        "factor": factors, "value": [100 * v for v in rows["value"]],
-        "low": [100 * v for v in rows["low"]], "high": [100 * v for v in rows["high"]],
-        "target_low": [100 * v for v in rows["target_low"]],
-        "target_high": [100 * v for v in rows["target_high"]],
-        "target": rows["target"].astype(str).tolist(), "games": rows["games"].tolist(),
-        "colour": ["#2ca02c" if met else "#d62728" for met in rows["met"]]})
-    data = source.data
-    fig = figure(title=title, y_range=FactorRange(factors=factors), width=WIDTH,
-                 height=80 + 24 * len(factors), x_axis_label="per cent",
-                 x_range=interval_range(data["low"], data["high"], data["target_low"],
-                                        data["target_high"]),
-                 tools="save,hover", tooltips=[("", "@factor"), ("value", "@value{0.0}%"),
-                                               ("95%", "@low{0.0} to @high{0.0}"),
-                                               ("target", "@target"), ("games", "@games")])
-    fig.hbar(y="factor", left="target_low", right="target_high", height=0.8, source=source,
-             color="#2ca02c", alpha=0.15)
-    fig.add_layout(Whisker(source=source, base="factor", lower="low", upper="high",
-                           dimension="width"))
-    fig.scatter(x="value", y="factor", source=source, size=9, color="colour")
-    for axis in fig.yaxis:
-        if isinstance(axis, CategoricalAxis):
-            axis.group_label_orientation = "horizontal"
-    return fig
+    measured = table[table["games"] > 0]
+    shared = interval_range([100 * v for v in measured["low"]],
+                            [100 * v for v in measured["high"]],
+                            [100 * v for v in measured["target_low"]],
+                            [100 * v for v in measured["target_high"]])
+    figures: list[Any] = [Div(text=f"<b>{title}</b>")]
+    for group, rows in measured.groupby("group", sort=False):
+        rows = rows.iloc[::-1]  # the first claim on top
+        subjects = [str(s) for s in rows["subject"]]
+        source = ColumnDataSource({
+            "subject": subjects, "value": [100 * v for v in rows["value"]],
+            "low": [100 * v for v in rows["low"]], "high": [100 * v for v in rows["high"]],
+            "target_low": [100 * v for v in rows["target_low"]],
+            "target_high": [100 * v for v in rows["target_high"]],
+            "target": rows["target"].astype(str).tolist(), "games": rows["games"].tolist(),
+            "colour": ["#2ca02c" if met else "#d62728" for met in rows["met"]]})
+        fig = figure(title=str(group), y_range=FactorRange(factors=subjects), x_range=shared,
+                     width=WIDTH, height=50 + 22 * len(subjects), toolbar_location=None,
+                     tools="hover", tooltips=[("", "@subject"), ("value", "@value{0.0}%"),
+                                              ("95%", "@low{0.0} to @high{0.0}"),
+                                              ("target", "@target"), ("games", "@games")])
+        fig.hbar(y="subject", left="target_low", right="target_high", height=0.8,
+                 source=source, color="#2ca02c", alpha=0.15)
+        fig.add_layout(Whisker(source=source, base="subject", lower="low", upper="high",
+                               dimension="width"))
+        fig.scatter(x="value", y="subject", source=source, size=9, color="colour")
+        figures.append(fig)
+    figures[-1].xaxis.axis_label = "per cent"
+    return column(*figures)
