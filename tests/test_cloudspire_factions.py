@@ -134,6 +134,8 @@ def test_lineups_choose_the_default_factions_and_number_only_those_in_play():
      "lineups.competitive.2 must list 2 faction ids"),
     (lambda c: c["lineups"]["cooperative"].update({"2": [E, M, "brawlers"]}),
      "lineups.cooperative.2[2] must be a faction id of the catalogue"),
+    (lambda c: c["lineups"]["competitive"].update({"2": [[], M]}),  # found by the fuzz test
+     "lineups.competitive.2[0] must be a faction id of the catalogue"),
 ])
 def test_bad_lineups_are_refused_naming_the_field(change, words):
     cat = shipped_catalogue_data()

@@ -267,8 +267,9 @@ def _results(wins: list[tuple[int, int]], lengths: list[int] | None = None) -> p
     return pd.DataFrame(rows)
 
 
-def _trial(df: pd.DataFrame, game: str = "coin_draw", players: int = 2) -> TrialData:
-    rules = aloftnb.make_rules(game, players)
+def _trial(df: pd.DataFrame, game: str = "coin_draw", players: int = 2,
+           **options: Any) -> TrialData:
+    rules = aloftnb.make_rules(game, players, **options)
     return TrialData(rules, ("random",) * players, {("random",) * players: df})
 
 
@@ -309,7 +310,9 @@ def test_faction_fairness_pools_the_seats_of_each_faction():
         winner = [0, 2, 0, 1][i % 4]  # emberwrights win 3 games in 4
         rows.append({**{f"win_{s}": int(s == winner) for s in range(4)},
                      "game": "cloudspire", "players": 4, "error": "", "winners": str(winner)})
-    estimate = faction_fairness().evaluate(_trial(pd.DataFrame(rows), "cloudspire", 4))
+    two = ["emberwrights", "mistveil"] * 2  # (the 4-player default fields four factions)
+    estimate = faction_fairness().evaluate(_trial(pd.DataFrame(rows), "cloudspire", 4,
+                                                  factions=two))
     # each faction's rate over its 80 seat-games: 30/80 and 10/80; a fair share is 1/4
     assert estimate.value == pytest.approx(0.125)
     assert not math.isnan(estimate.low)

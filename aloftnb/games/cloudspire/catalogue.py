@@ -341,7 +341,7 @@ class _Reader(DataReader):
                                     f"{_short_repr(ids)}")
                 listed = ids
                 for i, fid in enumerate(listed):
-                    if fid not in known:
+                    if not isinstance(fid, str) or fid not in known:
                         raise self.fail(f"{where}[{i}]", f"must be a faction id of the catalogue "
                                         f"({', '.join(sorted(known))}), not {_short_repr(fid)}")
                 read[mode][int(seats)] = tuple(listed)
