@@ -263,3 +263,11 @@ def test_a_shared_win_is_split_between_the_factions_that_share_it(tmp_path):
 def test_a_game_nobody_won_replays_although_csv_reads_its_empty_winners_back_as_nan():
     assert _same("", float("nan")) and _same(8, 8.0) and _same("0 1", "0 1")
     assert not _same("", "0") and not _same(3, 4.0) and not _same("a", "b")
+
+
+def test_a_run_whose_name_holds_a_dot_reads_back(tmp_path):
+    spec = {"groups": [group("dotted", [{"seats_within": 0.05}], [("draw-v1.5", {})])]}
+    (tmp_path / "measurements.json").write_text(json.dumps(spec))
+    measure(tmp_path, workers=1)
+    assert read_run(tmp_path, "draw-v1.5")[0]["name"] == "draw-v1.5"
+    assert claim(evidence_table(tmp_path), "dotted", "seat 0")["games"] == GAMES

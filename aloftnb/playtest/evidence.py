@@ -187,9 +187,9 @@ def measure(directory: str | Path, names: Iterable[str] | None = None, *,
 
 def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataFrame]:
     """(how it was measured, its rows) of a stored run."""
-    base = Path(directory) / RUNS / name
-    meta: dict[str, Any] = json.loads(base.with_suffix(".json").read_text("utf-8"))
-    return meta, pd.read_csv(base.with_suffix(".csv.gz"))
+    runs = Path(directory) / RUNS  # (not with_suffix: a run's name may hold a dot)
+    meta: dict[str, Any] = json.loads((runs / f"{name}.json").read_text("utf-8"))
+    return meta, pd.read_csv(runs / f"{name}.csv.gz")
 
 
 def evidence_status(directory: str | Path) -> pd.DataFrame:
