@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.action import Action, ActionTypes, action_type
+from ...core.action import Action, ActionTypes, action_type, interned
 from ...core.compiled import python_class
 from ...core.words import with_article
 
@@ -98,16 +98,9 @@ _CACHE: dict[tuple[Any, ...], CloudspireAction] = {}
 
 
 def A(type: str, **params: Any) -> CloudspireAction:
-    """The same action object every time for the same fields (actions are immutable): the legal
-    actions and chance outcomes build several an action played, and building one costs more
-    than finding it."""
-    key = (type, *params.items())  # in the caller's order: to_dict() keeps that order
-    action = _CACHE.get(key)
-    if action is None:
-        if len(_CACHE) > 100_000:
-            _CACHE.clear()
-        action = _CACHE[key] = CloudspireAction(type, **params)
-    return action
+    """The same action object every time for the same fields: the legal actions and chance
+    outcomes build several an action played, and building one costs more than finding it."""
+    return interned(_CACHE, CloudspireAction, type, params)
 
 
 # The commonest actions by their fields in order, without keyword arguments (which cost more

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.action import Action, ActionTypes, action_type
+from ...core.action import Action, ActionTypes, action_type, interned
 from ...core.compiled import python_class
 
 SHIP_ACTION_TYPES = ("move", "explore", "terraform", "upgrade", "build", "plunder", "trade",
@@ -41,13 +41,7 @@ _CACHE: dict[tuple[Any, ...], CommodoresAction] = {}
 
 def cached(action_type: str, **params: Any) -> CommodoresAction:
     """The same action object every time (actions are immutable): legal_actions builds many."""
-    key = (action_type, *params.items())
-    action = _CACHE.get(key)
-    if action is None:
-        if len(_CACHE) > 100_000:
-            _CACHE.clear()
-        action = _CACHE[key] = CommodoresAction(action_type, **params)
-    return action
+    return interned(_CACHE, CommodoresAction, action_type, params)
 
 
 def _corners(rules: Any, **_: Any) -> list[str]:
