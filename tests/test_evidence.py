@@ -183,6 +183,7 @@ def test_the_stale_flag_plays_again_what_changed(evidence, capsys):
     ({"groups": [group("g", [{"fairest": 1}], [("x", {})])]}, "a claim is seats_within"),
     ({"groups": [group("g", [], [("x", {}), ("x", {})])]}, "x repeat"),
     ("not json {", "JSONDecodeError"),
+    ({"groups": [dict(group("g", [], [("x", {})]), role="hope")]}, "role is one of target, check"),
 ])
 def test_a_malformed_spec_is_refused_naming_the_problem(tmp_path, spec, message):
     text = spec if isinstance(spec, str) else json.dumps(spec)
@@ -221,6 +222,26 @@ def test_the_plot_draws_every_claim_with_its_target_band(evidence):
         data = f.renderers[0].data_source.data
         assert f.x_range is figures[0].x_range
         assert max(data["high"]) <= f.x_range.end and min(data["target_low"]) >= f.x_range.start
+
+
+def test_a_check_group_says_so_and_its_misses_are_disagreements_not_failures(tmp_path):
+    """A check asks a group's claims of another player: its rows carry the role, and the plot
+    titles it a check and draws its misses orange, not red."""
+    checked = dict(SPEC["groups"][1], group="seat 0 ahead, checked", role="check",
+                   runs=[{"name": "ahead-checked", "games": GAMES, "options": {"edge": 8}}])
+    (tmp_path / "measurements.json").write_text(json.dumps(
+        {"groups": [SPEC["groups"][1], checked]}))
+    measure(tmp_path, workers=1)
+    table = evidence_table(tmp_path)
+    assert set(table[table["group"] == "seat 0 ahead"]["role"]) == {"target"}
+    assert set(table[table["group"] == "seat 0 ahead, checked"]["role"]) == {"check"}
+    target, check = evidence_plot(table).children[1:]
+    assert target.title.text == "seat 0 ahead"
+    assert check.title.text == "seat 0 ahead, checked (a check)"
+    missed = {"seat 0", "seat 1"}  # an edge of 0.8 puts both seats far from a half
+    for fig, colour in ((target, "#d62728"), (check, "#ff7f0e")):
+        data = fig.renderers[0].data_source.data
+        assert {c for s, c in zip(data["subject"], data["colour"]) if s in missed} == {colour}
 
 
 def test_claims_of_runs_not_yet_played_are_listed_as_not_measured(tmp_path):

@@ -18,6 +18,10 @@ factions it met, a shared win split between its winners), `{"mean": column, "bet
 "between": [lo, hi]}` (the share of its seat-games a bot won; a run may name its own `bots`, so
 that a stronger bot sits in each seat in turn).
 
+A group's `role` is "target" (the default: its claims are the targets the shipped numbers were
+chosen to meet) or "check" (the same claims asked of another player, a stronger bot say, on a
+smaller sample: a missed claim there is a disagreement to report, not a target missed).
+
 Each run records a digest of its setting (the options a save records, the catalogue's data
 included); `evidence_status` says which runs were measured on other data, and whether each run's
 first game still plays out as stored, so evidence that today's rules would change shows.
@@ -46,6 +50,7 @@ __all__ = ["Group", "Run", "evidence_plot", "evidence_status", "evidence_table",
 SPEC_FILE = "measurements.json"
 RUNS = "runs"
 LEFT_OUT = ("moves",)  # long, and a game replays from its seed
+ROLES = ("target", "check")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class Group:
     seed: int
     claims: tuple[dict[str, Any], ...]
     runs: tuple[Run, ...]
+    role: str = "target"  # or "check" (see the module's docstring)
 
 
 def load_groups(directory: str | Path) -> list[Group]:
@@ -86,8 +92,12 @@ def load_groups(directory: str | Path) -> list[Group]:
             claims = tuple(dict(c) for c in g.get("claims", ()))
             for claim in claims:
                 _claim_kind(claim)
+            role = g.get("role", "target")
+            if role not in ROLES:
+                raise ValueError(f"group {g['group']!r}: role is one of {', '.join(ROLES)}, "
+                                 f"not {role!r}")
             groups.append(Group(g["group"], g["game"], int(g["players"]), g.get("bots", "greedy"),
-                                int(g.get("seed", 0)), claims, runs))
+                                int(g.get("seed", 0)), claims, runs, role))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise AloftnbError(f"{path}: {type(exc).__name__}: {exc}") from exc
     names = [r.name for g in groups for r in g.runs]
@@ -224,8 +234,8 @@ def _row(group: Group, claim: str, subject: str, wins: float, games: int, target
          low_ok: float, high_ok: float) -> dict[str, Any]:
     rate = wins / games if games else float("nan")
     low, high = wilson_interval(wins, games) if games else (float("nan"), float("nan"))
-    return {"group": group.group, "claim": claim, "subject": subject, "games": games,
-            "value": rate, "low": low, "high": high, "target": target,
+    return {"group": group.group, "role": group.role, "claim": claim, "subject": subject,
+            "games": games, "value": rate, "low": low, "high": high, "target": target,
             "target_low": low_ok, "target_high": high_ok,
             # None: not measured yet (no stored run).
             "met": low_ok - 1e-12 <= rate <= high_ok + 1e-12 if games else None}
@@ -233,7 +243,8 @@ def _row(group: Group, claim: str, subject: str, wins: float, games: int, target
 
 def evidence_table(directory: str | Path) -> pd.DataFrame:
     """Every claim of every group, from the stored runs pooled: the value with its 95%
-    interval, the target and whether the value meets it (None while no run is stored)."""
+    interval, the target and whether the value meets it (None while no run is stored), with
+    the group's role (a "check" that misses shows a disagreement, not a target missed)."""
     directory = Path(directory)
     rows: list[dict[str, Any]] = []
     for group in load_groups(directory):
@@ -292,7 +303,8 @@ def _claim_rows(group: Group, claim: dict[str, Any], runs: list[tuple[Run, pd.Da
 def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped numbers") -> Any:
     """One small figure a group: each claim's value with its 95% interval over its target (the
     shaded band), green when the value meets it and red when not, on one shared axis in per
-    cent. `table` is evidence_table's, or some of its rows; claims not yet measured are left out.
+    cent; a check's misses are orange (a disagreement) and its title says it is a check.
+    `table` is evidence_table's, or some of its rows; claims not yet measured are left out.
     """
     from bokeh.layouts import column
     from bokeh.models import ColumnDataSource, FactorRange
@@ -311,14 +323,17 @@ def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped nu
     for group, rows in measured.groupby("group", sort=False):
         rows = rows.iloc[::-1]  # the first claim on top
         subjects = [str(s) for s in rows["subject"]]
+        check = "role" in rows and (rows["role"] == "check").all()
+        miss = "#ff7f0e" if check else "#d62728"
         source = ColumnDataSource({
             "subject": subjects, "value": [100 * v for v in rows["value"]],
             "low": [100 * v for v in rows["low"]], "high": [100 * v for v in rows["high"]],
             "target_low": [100 * v for v in rows["target_low"]],
             "target_high": [100 * v for v in rows["target_high"]],
             "target": rows["target"].astype(str).tolist(), "games": rows["games"].tolist(),
-            "colour": ["#2ca02c" if met else "#d62728" for met in rows["met"]]})
-        fig = figure(title=str(group), y_range=FactorRange(factors=subjects), x_range=shared,
+            "colour": ["#2ca02c" if met else miss for met in rows["met"]]})
+        fig = figure(title=f"{group} (a check)" if check else str(group),
+                     y_range=FactorRange(factors=subjects), x_range=shared,
                      width=WIDTH, height=50 + 22 * len(subjects), toolbar_location=None,
                      tools="hover", tooltips=[("", "@subject"), ("value", "@value{0.0}%"),
                                               ("95%", "@low{0.0} to @high{0.0}"),
