@@ -130,6 +130,21 @@ def draw(card: str) -> CloudspireAction:
     return found if found is not None else A("draw", card=card)
 
 
+def advance(structure: str) -> CloudspireAction:
+    found = _CACHE.get(("advance", ("structure", structure)))
+    return found if found is not None else A("advance", structure=structure)
+
+
+def buy(slot: int) -> CloudspireAction:
+    found = _CACHE.get(("buy", ("slot", slot)))
+    return found if found is not None else A("buy", slot=slot)
+
+
+def place(earthscape: str, at: str) -> CloudspireAction:
+    found = _CACHE.get(("place", ("earthscape", earthscape), ("at", at)))
+    return found if found is not None else A("place", earthscape=earthscape, at=at)
+
+
 def attack(at: str, target: str) -> CloudspireAction:
     found = _CACHE.get(("attack", ("at", at), ("target", target)))
     return found if found is not None else A("attack", at=at, target=target)
@@ -154,5 +169,5 @@ REVEAL, LEAVE = A("reveal"), A("leave")
 
 __all__ = ["ACTIONS", "BUY_EARTHSCAPE", "CHANCE_TYPES", "DECLINE", "END_EXPLORE", "END_MOVE",
            "END_TURN", "LEAVE", "MARCH", "PASS", "READY", "REVEAL", "UPGRADE_WORDS", "A",
-           "CloudspireAction", "attack", "construct", "deploy", "draw", "explore", "fire_at",
-           "move", "upgrade"]
+           "CloudspireAction", "advance", "attack", "buy", "construct", "deploy", "draw",
+           "explore", "fire_at", "move", "place", "upgrade"]

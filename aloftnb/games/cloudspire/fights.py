@@ -10,7 +10,7 @@ from ...core.words import possessive
 from .map import FAR, land, range_distance
 from .phases.prep import mark_options
 from .state import NOBODY, OVER
-from .units import is_hero, opposed, stats
+from .units import is_hero, opposed, source_cap, stats
 from .work import Work
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def gain(rules: CloudspireRules, w: Work, f: int, amount: int) -> None:
     """Faction f gains Source, up to its cap."""
     side = w.sides[f]
-    w.side(f, source=min(rules.source_cap(side), side.source + amount))
+    w.side(f, source=min(source_cap(rules, side), side.source + amount))
 
 
 def fire_targets(rules: CloudspireRules, s: Any, spire_hex: str) -> list[str]:

@@ -260,9 +260,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self.walls = frozenset(self.gate_hexes) | frozenset(cat.map.landmarks)
         self.market_slots = self.players + 1
         self._cache: dict[Any, Any] = {}
-        # units.py's tables: the hero kinds, and each (unit, level, equipment)'s numbers.
+        # units.py's tables: the hero kinds, each (unit, level, equipment)'s numbers, caps.
         self.hero_units = frozenset(u for u, k in cat.units.items() if k.hero)
         self._stats: dict[tuple[str, int, str], tuple[int, int, int, str]] = {}
+        self._caps: dict[tuple[str, tuple[int, ...]], int] = {}  # by faction, advancements
         # (a state, its decisions) as the action that made the state found them (Work.legal).
         self._known_legal: tuple[CloudspireState | None, list[CloudspireAction]] = (None, [])
         # The spire die's outcomes, made once: a die is rolled on most onslaught steps.
@@ -387,9 +388,6 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         """What the difficulty level gives faction `f` in `field` (only the rules' faction)."""
         return self.level.get(field, 0) if f in self.bots else 0
 
-    def source_cap(self, side: Side) -> int:
-        return self.numbers.source_cap + self.bonus(side, "source_cap")
-
     def _faction(self, side: Side) -> Any:
         for faction in self.catalogue.factions:
             if faction.id == side.faction:
@@ -401,6 +399,7 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
     stats = method(units.stats)
     is_hero = method(units.is_hero)
     opposed = method(units.opposed)
+    source_cap = method(units.source_cap)
     land = method(map_rules.land)
     passable = method(map_rules.passable)
     mark_distance = method(map_rules.mark_distance)

@@ -1,16 +1,16 @@
 """The questions every phase asks of units and factions: whether a band is a hero, its numbers
-(attack, health, movement, terrain) and whether two factions are opposed.
+(attack, health, movement, terrain), whether two factions are opposed and a side's Source cap.
 
 Module functions of the rules (the rules keep them as methods too: `rules.is_hero(band)`), so
-that the compiled phases call them directly, and answered from tables `configure` builds once
-(`rules.hero_units`, `rules._stats`) rather than from the catalogue on every call.
+that the compiled phases call them directly, answered from tables on the rules (the hero kinds,
+and `_stats` and `_caps`, filled as they are asked) rather than from the catalogue every time.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import Band
+from .state import Band, Side
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -43,3 +43,12 @@ def _stats(rules: CloudspireRules, band: Band) -> tuple[int, int, int, str]:
 
 def opposed(rules: CloudspireRules, a: int, b: int) -> bool:
     return b not in rules._allies[a]
+
+
+def source_cap(rules: CloudspireRules, side: Side) -> int:
+    """The game's Source cap plus what the side's fortress advancements add."""
+    key = (side.faction, side.advancements)
+    found = rules._caps.get(key)
+    if found is None:
+        found = rules._caps[key] = rules.numbers.source_cap + rules.bonus(side, "source_cap")
+    return found

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 from ....core.action import Action
 from ....core.flow import UNTIL_ALL_PASS
 from ....core.words import possessive, with_article
-from ..actions import DECLINE, PASS, UPGRADE_WORDS, A, CloudspireAction, construct, upgrade
+from ..actions import (
+    DECLINE,
+    PASS,
+    UPGRADE_WORDS,
+    CloudspireAction,
+    advance,
+    construct,
+    place,
+    upgrade,
+)
 from ..map import groups, influence, occupied, wells
 from ..state import SPENT_BUILD, Spire, without
 from ..work import Work
@@ -146,7 +155,7 @@ def upgrades(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
 def advances(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     side = s.sides[f]
     fac = rules._faction(side)
-    return [A("advance", structure=st.id) for st, bought in zip(fac.structures,
+    return [advance(st.id) for st, bought in zip(fac.structures,
                                                                  side.advancements)
             if bought < len(st.advancements) and st.advancements[bought].cost <= side.source]
 
@@ -155,7 +164,7 @@ def placements(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]
     held = sorted(set(s.sides[f].earthscapes))
     # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map (a
     # spire on its well may follow in the same turn: see on_build).
-    return [A("place", earthscape=e, at=h) for e in held
+    return [place(e, h) for e in held
             for h, filled in zip(rules.slots, s.slots) if not filled]
 
 

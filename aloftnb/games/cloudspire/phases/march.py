@@ -63,20 +63,15 @@ def march(rules: CloudspireRules, w: Work, f: int) -> None:
     gate = rules.gate_hexes[w.sides[f].mark] if w.sides[f].mark >= 0 else None
     if gate is None:
         return
-    moved: set[int] = set()  # ids of bands on the map that have marched
-    while True:
-        best, best_key = None, None
-        for u in w.units:
-            if u.owner != f or id(u) in moved or is_hero(rules, u):
-                continue
-            dist = mark_distance(rules, w.slots, stats(rules, u)[3], gate)
-            key = (dist.get(u.hex, FAR), rules.hex_index[u.hex])
-            if best_key is None or key < best_key:
-                best, best_key = u, key
-        if best is None:
-            break
-        new = step_minion(rules, w, best, best.hex, gate)
-        moved.add(id(new))
+    # Nearest first (then the lowest-numbered hex). A minion that waits its turn stays where
+    # it is (the heroes in the way are displaced, never minions), so the order is found once;
+    # each moved minion takes its own place in w.units.
+    leading = sorted((mark_distance(rules, w.slots, stats(rules, u)[3], gate).get(u.hex, FAR),
+                      rules.hex_index[u.hex], i)
+                     for i, u in enumerate(w.units) if u.owner == f and not is_hero(rules, u))
+    for _, _, i in leading:
+        band = w.units[i]
+        step_minion(rules, w, band, band.hex, gate)
     # then the stack, top first; a hero under the minions waits for the after-march moves
     while True:
         stack = w.sides[f].stack
@@ -93,7 +88,8 @@ def march(rules: CloudspireRules, w: Work, f: int) -> None:
 
 
 def first_step(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str) -> str | None:
-    return next_hex(rules, w, band, at, gate, set(), occupied(rules, w) - {at})
+    # (`at` itself may be taken: next_hex looks only at its neighbours)
+    return next_hex(rules, w, band, at, gate, set(), occupied(rules, w))
 
 
 def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, visited: set[str],
@@ -107,17 +103,16 @@ def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, vi
     if here <= 1:
         return None
     ground = passable(rules, w.slots, terrain)
-    # a friendly hero in the way swaps places with the minion (never onto a gate hex)
-    heroes = set() if at in rules.walls else {
-        u.hex for u in w.units if u.owner == band.owner and is_hero(rules, u)
-        and (not rules.new_rulings or at in passable(rules, w.slots, stats(rules, u)[3]))}
-    # RULING (displacement, rulings 2): the terrain allowance has no exception for a
-    # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
-    # cannot fly) is not displaced: it blocks the minion like any other unit.
+    heroes: set[str] | None = None  # found when a neighbour is taken
     best, best_key = None, None
     for nb in rules.neighbours[at]:
-        if nb not in ground or nb in visited or (nb in taken and nb not in heroes):
+        if nb not in ground or nb in visited:
             continue
+        if nb in taken:
+            if heroes is None:
+                heroes = swapping_heroes(rules, w, band, at)
+            if nb not in heroes:
+                continue
         d = dist.get(nb, FAR)
         if d > here or (d == here and d >= FAR):
             continue
@@ -125,6 +120,18 @@ def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, vi
         if best_key is None or key < best_key:
             best, best_key = nb, key
     return best
+
+
+def swapping_heroes(rules: CloudspireRules, w: Work, band: Band, at: str) -> set[str]:
+    """Hexes of the friendly heroes that would swap places with the minion at `at`."""
+    # a friendly hero in the way swaps places with the minion (never onto a gate hex)
+    if at in rules.walls:
+        return set()
+    # RULING (displacement, rulings 2): the terrain allowance has no exception for a
+    # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
+    # cannot fly) is not displaced: it blocks the minion like any other unit.
+    return {u.hex for u in w.units if u.owner == band.owner and is_hero(rules, u)
+            and (not rules.new_rulings or at in passable(rules, w.slots, stats(rules, u)[3]))}
 
 
 def step_minion(rules: CloudspireRules, w: Work, band: Band, start: str, gate: str) -> Band:
@@ -135,7 +142,7 @@ def step_minion(rules: CloudspireRules, w: Work, band: Band, start: str, gate: s
     taken = occupied(rules, w)
     i = next(i for i, u in enumerate(w.units) if u is band)
     for _ in range(movement):
-        nxt = next_hex(rules, w, band, at, gate, visited, taken - {at})
+        nxt = next_hex(rules, w, band, at, gate, visited, taken)  # (neighbours of `at`)
         if nxt is None:
             break
         # a friendly hero on the way is displaced to where the minion stood

@@ -70,9 +70,14 @@ def begin_turn(rules: CloudspireRules, w: Work) -> None:
             break
         w.turn += 1
     campfire_check(rules, w)
-    w.units = [u._replace(moved=False, attacked=False, struck=False) if u.owner == f
-               else u._replace(struck=False) for u in w.units]
-    w.landmarks = [lm._replace(explored=False, struck=False) for lm in w.landmarks]
+    for i, u in enumerate(w.units):  # a new turn (a band already so is left as it is)
+        if u.owner == f and (u.moved or u.attacked or u.struck):
+            w.units[i] = u._replace(moved=False, attacked=False, struck=False)
+        elif u.struck:
+            w.units[i] = u._replace(struck=False)
+    for i, lm in enumerate(w.landmarks):
+        if lm.explored or lm.struck:
+            w.landmarks[i] = lm._replace(explored=False, struck=False)
     w.stage, w.marched, w.actor, w.exploring = "move", False, f, -1
     continue_move(rules, w)
 
