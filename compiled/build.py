@@ -43,6 +43,7 @@ MODULES = [
     "aloftnb/games/commodores/actions.py",
     "aloftnb/games/cloudspire/rules.py", "aloftnb/games/cloudspire/fights.py",
     "aloftnb/games/cloudspire/map.py", "aloftnb/games/cloudspire/actions.py",
+    "aloftnb/games/cloudspire/units.py", "aloftnb/games/cloudspire/work.py",
     "aloftnb/games/cloudspire/phases/build.py", "aloftnb/games/cloudspire/phases/march.py",
     "aloftnb/games/cloudspire/phases/market.py", "aloftnb/games/cloudspire/phases/onslaught.py",
     "aloftnb/games/cloudspire/phases/prep.py",

@@ -85,6 +85,8 @@ def test_invariants_hold_through_random_games(players, options, seed):
             action = rules.sample_chance(state, rng)
         else:
             legal = rules.legal_actions(state)
+            # what the action that led here found on its way (Work.legal) is a fresh search's
+            assert legal == rules.flow.legal(rules, state, state.actor)
             # Favour doing something over passing, so games reach spires, fights and landmarks.
             busy = [a for a in legal if a.type not in ("pass", "ready", "end_turn",
                                                        "end_explore", "end_move")]
@@ -113,3 +115,22 @@ def test_random_games_reach_every_phase_and_stage():
                 state = rules.apply(state, rng.choice(rules.legal_actions(state)))
     assert {"event", "market", "build", "prep", "onslaught"} <= {p for p, _ in seen}
     assert {"move", "fire", "explore", "attack"} <= {st for _, st in seen}
+
+
+def test_onslaught_decisions_found_on_the_way_are_not_searched_again():
+    """A handler that ends on a decision of the onslaught (continue_move and the others) keeps
+    the decisions it found for the state it makes, and legal_actions returns them."""
+    rules = aloftnb.make_rules("cloudspire", 2)
+    rng = random.Random(5)
+    state, kept, decisions = rules.initial_state(5), 0, 0
+    while not rules.is_over(state):
+        if rules.is_chance(state):
+            state = rules.apply(state, rules.sample_chance(state, rng))
+            continue
+        legal = rules.legal_actions(state)
+        if state.phase == "onslaught":
+            decisions += 1
+            kept += rules._known_legal[0] is state
+            assert legal == rules.flow.legal(rules, state, state.actor)
+        state = rules.apply(state, rng.choice(legal))
+    assert decisions and kept == decisions

@@ -18,7 +18,8 @@ from aloftnb.games.cloudspire import fights
 from aloftnb.games.cloudspire.phases import market
 from aloftnb.games.cloudspire.rules import FLOW
 from aloftnb.games.cloudspire.rules import CloudspireAction as A
-from aloftnb.games.cloudspire.state import NOBODY, OVER, Band, Spire, Work
+from aloftnb.games.cloudspire.state import NOBODY, OVER, Band, Spire
+from aloftnb.games.cloudspire.work import Work
 
 
 def rules_for(players: int = 2, **options):
@@ -49,6 +50,19 @@ def onslaught(rules, *, units=(), spires=(), stacks=None, marks=None, gates=None
                    spires=tuple(spires))
     rules.check_state(s)
     return rules.apply(s, A("ready"))
+
+
+def test_a_draft_holds_every_field_of_the_state_in_order():
+    """work.py declares the state's fields one by one (a compiled class): a draft settles into
+    the state it was made from, and a changed field into that field."""
+    s = rules_for().initial_state(0)
+    w = Work(s)
+    assert [getattr(w, name) for name in s._fields] == [
+        list(value) if name in ("sides", "units", "spires", "landmarks") else value
+        for name, value in zip(s._fields, s)]
+    assert w.freeze() == s and type(w.freeze()) is type(s)
+    w.wave, w.reason = 3, "why"
+    assert w.freeze() == s._replace(wave=3, reason="why")
 
 
 def at(s, hex_):

@@ -130,5 +130,44 @@ def draw(card: str) -> CloudspireAction:
     return found if found is not None else A("draw", card=card)
 
 
-__all__ = ["ACTIONS", "CHANCE_TYPES", "UPGRADE_WORDS", "A", "CloudspireAction", "construct",
-           "deploy", "draw", "move", "upgrade"]
+def advance(structure: str) -> CloudspireAction:
+    found = _CACHE.get(("advance", ("structure", structure)))
+    return found if found is not None else A("advance", structure=structure)
+
+
+def buy(slot: int) -> CloudspireAction:
+    found = _CACHE.get(("buy", ("slot", slot)))
+    return found if found is not None else A("buy", slot=slot)
+
+
+def place(earthscape: str, at: str) -> CloudspireAction:
+    found = _CACHE.get(("place", ("earthscape", earthscape), ("at", at)))
+    return found if found is not None else A("place", earthscape=earthscape, at=at)
+
+
+def attack(at: str, target: str) -> CloudspireAction:
+    found = _CACHE.get(("attack", ("at", at), ("target", target)))
+    return found if found is not None else A("attack", at=at, target=target)
+
+
+def fire_at(at: str) -> CloudspireAction:
+    """The action `target` (the firing spire's owner chooses the unit at `at`)."""
+    found = _CACHE.get(("target", ("at", at)))
+    return found if found is not None else A("target", at=at)
+
+
+def explore(at: str) -> CloudspireAction:
+    found = _CACHE.get(("explore", ("at", at)))
+    return found if found is not None else A("explore", at=at)
+
+
+# The actions without fields, made once (A() gives equal ones).
+PASS, DECLINE, READY, BUY_EARTHSCAPE = A("pass"), A("decline"), A("ready"), A("buy_earthscape")
+MARCH, END_MOVE, END_EXPLORE, END_TURN = A("march"), A("end_move"), A("end_explore"), A("end_turn")
+REVEAL, LEAVE = A("reveal"), A("leave")
+
+
+__all__ = ["ACTIONS", "BUY_EARTHSCAPE", "CHANCE_TYPES", "DECLINE", "END_EXPLORE", "END_MOVE",
+           "END_TURN", "LEAVE", "MARCH", "PASS", "READY", "REVEAL", "UPGRADE_WORDS", "A",
+           "CloudspireAction", "advance", "attack", "buy", "construct", "deploy", "draw",
+           "explore", "fire_at", "move", "place", "upgrade"]

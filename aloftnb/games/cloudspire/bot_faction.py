@@ -18,7 +18,7 @@ def play_bots(rules: CloudspireRules, s: CloudspireState) -> CloudspireState:
     # RULING (bot factions): whenever a faction played by the rules must decide, the rules
     # choose for it at once (bot_choice); chance steps in its turns stay chance steps.
     while s.actor in rules.bots:
-        s = rules._apply_one(s, rules.bot_choice(s, rules.flow.legal(rules, s, s.actor)))
+        s = rules._apply_one(s, rules.bot_choice(s, rules.legal_actions(s)))
     return s
 
 

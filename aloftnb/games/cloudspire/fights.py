@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.words import possessive
-from .map import FAR
+from .map import FAR, land, range_distance
 from .phases.prep import mark_options
-from .state import NOBODY, OVER, Work
+from .state import NOBODY, OVER
+from .units import is_hero, opposed, source_cap, stats
+from .work import Work
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -18,17 +20,17 @@ if TYPE_CHECKING:
 def gain(rules: CloudspireRules, w: Work, f: int, amount: int) -> None:
     """Faction f gains Source, up to its cap."""
     side = w.sides[f]
-    w.side(f, source=min(rules.source_cap(side), side.source + amount))
+    w.side(f, source=min(source_cap(rules, side), side.source + amount))
 
 
 def fire_targets(rules: CloudspireRules, s: Any, spire_hex: str) -> list[str]:
     """Units of the faction whose turn it is that the spire at `spire_hex` may fire at."""
     spire = next(sp for sp in s.spires if sp.hex == spire_hex)
     reach = 1 + spire.upgrades.count("R")  # RULING (range): 1 plus one per range upgrade
-    dist = rules.range_distance(s.slots, spire_hex)
+    dist = range_distance(rules, s.slots, spire_hex)
     cur = s.order[s.turn]
     return [u.hex for u in s.units if u.owner == cur and dist.get(u.hex, FAR) <= reach
-            and rules.opposed(spire.owner, cur)]
+            and opposed(rules, spire.owner, cur)]
 
 
 def fire_damage(rules: CloudspireRules, w: Work) -> None:
@@ -63,7 +65,7 @@ def damage_band(rules: CloudspireRules, w: Work, i: int, damage: int, by: int,
            units_lost=side.units_lost + 1)
     if len(band.members) > 1:  # the next minion of the group, at full health
         rest = band._replace(members=band.members[1:])
-        w.units[i] = rest._replace(health=rules.stats(rest)[1])
+        w.units[i] = rest._replace(health=stats(rules, rest)[1])
         if rules.new_rulings:
             fall(rules, w, i)
     else:
@@ -80,8 +82,8 @@ def fall(rules: CloudspireRules, w: Work, i: int) -> None:
     defeat: no reward, no level-up; the minion goes back to its barracks (a merc is
     discarded) and counts as a unit lost."""
     band = w.units[i]
-    land = rules.land(w.slots)
-    while band.hex not in land and rules.stats(band)[3] != "sky":
+    ground = land(rules, w.slots)
+    while band.hex not in ground and stats(rules, band)[3] != "sky":
         kind = rules.catalogue.units[band.members[0]]
         side = w.sides[band.owner]
         barracks = list(side.barracks)
@@ -95,7 +97,7 @@ def fall(rules: CloudspireRules, w: Work, i: int) -> None:
             del w.units[i]
             return
         rest = band._replace(members=band.members[1:])
-        band = rest._replace(health=rules.stats(rest)[1])
+        band = rest._replace(health=stats(rules, rest)[1])
         w.units[i] = band
 
 
@@ -123,8 +125,8 @@ def attack(rules: CloudspireRules, w: Work, f: int, at: str, target: str) -> Non
     i = next(i for i, u in enumerate(w.units) if u.hex == at)
     attacker = w.units[i]._replace(attacked=True)
     w.units[i] = attacker
-    power = rules.stats(attacker)[0]
-    by_hero = at if rules.is_hero(attacker) else None
+    power = stats(rules, attacker)[0]
+    by_hero = at if is_hero(rules, attacker) else None
     j = next((j for j, u in enumerate(w.units) if u.hex == target), None)
     if j is not None:
         defender = w.units[j]
@@ -132,11 +134,11 @@ def attack(rules: CloudspireRules, w: Work, f: int, at: str, target: str) -> Non
         w.units[j] = defender._replace(struck=True)
         defeated = damage_band(rules, w, j, power, f, by_hero) if power else False
         if not defeated and not struck:  # retaliation, the first time each turn
-            back = rules.stats(defender)[0]
+            back = stats(rules, defender)[0]
             i = next(i for i, u in enumerate(w.units) if u.hex == at)
             if back:
                 damage_band(rules, w, i, back, defender.owner,
-                                  target if rules.is_hero(defender) else None)
+                                  target if is_hero(rules, defender) else None)
         return
     k = next((k for k, sp in enumerate(w.spires) if sp.hex == target), None)
     if k is not None:

@@ -35,7 +35,7 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import InvalidOptions, InvalidState
 from ...kit.hexgrid import hex_grid
-from . import bot_faction, checks, fights, texts, views
+from . import bot_faction, checks, fights, texts, units, views
 from . import map as map_rules
 from .actions import ACTIONS, CHANCE_TYPES, A, CloudspireAction, draw
 from .catalogue import CATALOGUE, DIFFICULTY_LEVELS, Catalogue
@@ -59,13 +59,12 @@ from .state import (
     CHANCE,
     EMPTY,
     NOBODY,
-    Band,
     CloudspireState,
     Landmark,
     Side,
-    Work,
 )
 from .texts import THEN
+from .work import Work
 
 MODES = ("competitive", "solo", "cooperative")
 
@@ -261,6 +260,12 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         self.walls = frozenset(self.gate_hexes) | frozenset(cat.map.landmarks)
         self.market_slots = self.players + 1
         self._cache: dict[Any, Any] = {}
+        # units.py's tables: the hero kinds, each (unit, level, equipment)'s numbers, caps.
+        self.hero_units = frozenset(u for u, k in cat.units.items() if k.hero)
+        self._stats: dict[tuple[str, int, str], tuple[int, int, int, str]] = {}
+        self._caps: dict[tuple[str, tuple[int, ...]], int] = {}  # by faction, advancements
+        # (a state, its decisions) as the action that made the state found them (Work.legal).
+        self._known_legal: tuple[CloudspireState | None, list[CloudspireAction]] = (None, [])
         # The spire die's outcomes, made once: a die is rolled on most onslaught steps.
         self._rolls = [(A("roll", pips=v), p) for v, p in _outcomes(self.numbers.spire_die)]
         self._allies = tuple(frozenset(range(self.players)) if (
@@ -367,21 +372,6 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         return Outcome(s.winners, self.scores(s), s.reason)
 
     # -- catalogue lookups ---------------------------------------------------------------------
-    def stats(self, band: Band) -> tuple[int, int, int, str]:
-        """(attack, full health, movement, terrain) of a band: its top unit, its level and
-        equipment."""
-        kind = self.catalogue.units[band.members[0]]
-        level = kind.levels[min(band.level, len(kind.levels) - 1)]
-        attack, health, movement = level.attack, level.health, level.movement
-        if band.equipment:
-            gear = self.catalogue.equipment[band.equipment]
-            attack, health, movement = (attack + gear.attack, health + gear.health,
-                                        movement + gear.movement)
-        return attack, health, movement, kind.terrain
-
-    def is_hero(self, band: Band) -> bool:
-        return self.catalogue.units[band.members[0]].hero
-
     def income(self, wave: int) -> int:
         return _by_wave(self.numbers.income, self.numbers.step_after_last, wave)
 
@@ -398,20 +388,18 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         """What the difficulty level gives faction `f` in `field` (only the rules' faction)."""
         return self.level.get(field, 0) if f in self.bots else 0
 
-    def source_cap(self, side: Side) -> int:
-        return self.numbers.source_cap + self.bonus(side, "source_cap")
-
     def _faction(self, side: Side) -> Any:
         for faction in self.catalogue.factions:
             if faction.id == side.faction:
                 return faction
         raise KeyError(f"the catalogue has no faction {side.faction!r:.40}")
 
-    def opposed(self, a: int, b: int) -> bool:
-        return b not in self._allies[a]
-
-    # -- the map (map.py), each phase's questions, the rules' faction -----------------------------
+    # -- units (units.py), the map (map.py), each phase's questions, the rules' faction ----------
     # (method(): a compiled function does not bind `self` as a Python function does)
+    stats = method(units.stats)
+    is_hero = method(units.is_hero)
+    opposed = method(units.opposed)
+    source_cap = method(units.source_cap)
     land = method(map_rules.land)
     passable = method(map_rules.passable)
     mark_distance = method(map_rules.mark_distance)
@@ -454,6 +442,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         """The decisions FLOW declares for the phase and stage (as Rules derives them, reading
         the actor once: this is the fast path), or the chance outcomes at a chance step."""
         if s.actor >= 0:
+            known, acts = self._known_legal
+            if known is s:  # found by the action that led here (Work.legal)
+                return list(acts)
             return FLOW.legal(self, s, s.actor)
         return [] if s.phase == OVER else [o for o, _ in self.chance_outcomes(s)]
 
@@ -467,7 +458,10 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         w = Work(s)
         w.notes = notes
         FLOW.handler(s, action.type)(self, w, action)
-        return w.freeze()
+        state: CloudspireState = w.freeze()
+        if w.legal is not None:
+            self._known_legal = (state, w.legal)
+        return state
 
     # -- dict forms, views and hidden information ----------------------------------------------
     def check_state(self, s: CloudspireState) -> None:

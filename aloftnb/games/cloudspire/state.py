@@ -1,7 +1,6 @@
 """The Cloudspire state: `@record` named tuples (aloftnb/core/records.py: their dict form and
 checked reader come from there, and the state holds its rules, so `state.to_dict()` and a
-notebook's drawing work) and `Work`, the draft an action changes (the flow's draft;
-`Work.freeze` settles it into a new state).
+notebook's drawing work). `Work`, the draft an action changes, is in work.py.
 
 Hexes are named "q,r" (axial coordinates, aloftnb/kit/hexgrid.py). A faction is numbered by its
 place at the table: factions 0..players-1 are the seats; in solo and cooperative games the
@@ -11,11 +10,11 @@ factions).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...core.chance import CHANCE
 from ...core.flow import OVER
-from ...core.records import Draft, record
+from ...core.records import record
 
 if TYPE_CHECKING:
     from .rules import CloudspireRules
@@ -140,28 +139,6 @@ class CloudspireState(NamedTuple):
         return f"<CloudspireState wave {self.wave}, {where}>"
 
 
-class Work(Draft):
-    """A state being changed by one action: its fields as attributes, its collections (sides,
-    units, spires, landmarks) as lists; `freeze()` settles it into a new state."""
-
-    RECORD = CloudspireState
-    LISTS = ("sides", "units", "spires", "landmarks")
-
-    # What the rules did by themselves (a march with no click), when asked for the log line.
-    notes: list[str] | None = None
-
-    def side(self, faction: int, **changes: Any) -> None:
-        self.sides[faction] = self.sides[faction]._replace(**changes)
-
-    def spend(self, faction: int, amount: int, phase: int) -> None:
-        """Pay Source, counted as spent in `phase` (SPENT_MARKET, SPENT_BUILD or
-        SPENT_ONSLAUGHT)."""
-        side = self.sides[faction]
-        spent = list(side.spent)
-        spent[phase] += amount
-        self.side(faction, source=side.source - amount, spent=tuple(spent))
-
-
 def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     """`items` less one copy of `item`."""
     i = items.index(item)
@@ -170,4 +147,4 @@ def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 __all__ = ["CHANCE", "DRAWS", "EMPTY", "NOBODY", "OVER", "PHASES", "SPENT_BUILD",
            "SPENT_MARKET", "SPENT_ONSLAUGHT", "STAGES", "Band", "CloudspireState", "Landmark",
-           "Side", "Spire", "Work", "without"]
+           "Side", "Spire", "without"]

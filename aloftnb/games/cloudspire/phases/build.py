@@ -13,8 +13,19 @@ from typing import TYPE_CHECKING, Any
 from ....core.action import Action
 from ....core.flow import UNTIL_ALL_PASS
 from ....core.words import possessive, with_article
-from ..actions import UPGRADE_WORDS, A, CloudspireAction, construct, upgrade
-from ..state import SPENT_BUILD, Spire, Work, without
+from ..actions import (
+    DECLINE,
+    PASS,
+    UPGRADE_WORDS,
+    CloudspireAction,
+    advance,
+    construct,
+    place,
+    upgrade,
+)
+from ..map import groups, influence, occupied, wells
+from ..state import SPENT_BUILD, Spire, without
+from ..work import Work
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -38,9 +49,9 @@ def continue_build(rules: CloudspireRules, w: Work) -> None:
 
 def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     if s.placed:  # the same turn goes on: a spire on the new earthscape's well, or not
-        return constructions(rules, s, f, only=s.placed) + [A("decline")]
+        return constructions(rules, s, f, only=s.placed) + [DECLINE]
     return (constructions(rules, s, f) + upgrades(rules, s, f) + advances(rules, s, f)
-            + placements(rules, s, f) + [A("pass")])
+            + placements(rules, s, f) + [PASS])
 
 
 def on_build(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -103,12 +114,12 @@ def upgrade_cost(rules: CloudspireRules, spire: Spire, kind: str) -> int:
 def well_problem(rules: CloudspireRules, s: Any, f: int, at: str) -> str:
     """Why faction f may not construct a spire at `at` whatever it holds: "no well", "taken"
     (a spire or unit on it), "influence" (outside its influence), or "" (it may)."""
-    if at not in rules.wells(s):
+    if at not in wells(rules, s):
         return "no well"
-    if at in rules.occupied(s):
+    if at in occupied(rules, s):
         return "taken"
-    group_of, _ = rules.groups(s.slots)
-    if group_of[at] not in rules.influence(s, f):
+    group_of, _ = groups(rules, s.slots)
+    if group_of[at] not in influence(rules, s, f):
         return "influence"
     return ""
 
@@ -120,10 +131,10 @@ def constructions(rules: CloudspireRules, s: Any, f: int,
         rules.catalogue.spires[k].merc or rules.catalogue.spires[k].cost <= side.source)]
     if not kinds:
         return []
-    group_of, _ = rules.groups(s.slots)
-    reach = rules.influence(s, f)
-    taken = rules.occupied(s)
-    spots = [h for h in rules.wells(s) if h not in taken and group_of[h] in reach
+    group_of, _ = groups(rules, s.slots)
+    reach = influence(rules, s, f)
+    taken = occupied(rules, s)
+    spots = [h for h in wells(rules, s) if h not in taken and group_of[h] in reach
              and (not only or h == only)]
     return [construct(k, h, o) for k in kinds
             for o in rules.start_orders[k] for h in spots]
@@ -144,7 +155,7 @@ def upgrades(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
 def advances(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     side = s.sides[f]
     fac = rules._faction(side)
-    return [A("advance", structure=st.id) for st, bought in zip(fac.structures,
+    return [advance(st.id) for st, bought in zip(fac.structures,
                                                                  side.advancements)
             if bought < len(st.advancements) and st.advancements[bought].cost <= side.source]
 
@@ -153,7 +164,7 @@ def placements(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]
     held = sorted(set(s.sides[f].earthscapes))
     # RULING (earthscapes): an earthscape goes on any empty earthscape slot of the map (a
     # spire on its well may follow in the same turn: see on_build).
-    return [A("place", earthscape=e, at=h) for e in held
+    return [place(e, h) for e in held
             for h, filled in zip(rules.slots, s.slots) if not filled]
 
 
@@ -215,7 +226,7 @@ def spire_refusal(rules: CloudspireRules, s: Any, f: int, action: Action) -> str
         if problem == "taken":
             return f"the well at {p['at']} is taken (a spire or a unit stands on it)"
         if problem == "influence":
-            group_of, _ = rules.groups(s.slots)
+            group_of, _ = groups(rules, s.slots)
             return (f"the well at {p['at']} ({group_of[p['at']]}) is not within "
                     f"{possessive(name)} influence: next to its gate, or holding or next "
                     "to one of its spires")

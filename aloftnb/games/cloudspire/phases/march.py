@@ -7,16 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import CloudspireAction, move
-from ..map import FAR
-from ..state import Band, Work
+from ..map import FAR, mark_distance, occupied, passable
+from ..state import Band
+from ..units import is_hero, stats
+from ..work import Work
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
 
 
 def hero_moves(rules: CloudspireRules, s: Any, band: Band, start: str) -> list[CloudspireAction]:
-    _, _, movement, terrain = rules.stats(band)
-    ground, taken = rules.passable(s.slots, terrain), rules.occupied(s)
+    _, _, movement, terrain = stats(rules, band)
+    ground, taken = passable(rules, s.slots, terrain), occupied(rules, s)
     # Breadth first, ring by ring, onto free ground: kit.hexgrid.reachable's search without
     # building the set ground - taken (the whole map's ground, for a search of a few steps).
     seen, ring = {start}, [start]
@@ -36,9 +38,9 @@ def forced_hero(rules: CloudspireRules, s: Any, f: int) -> Band | None:
     """A hero on top of the stack that must move now: before the march if minions are
     under it, after the march if it is still on the stack."""
     stack = s.sides[f].stack
-    if not stack or not rules.is_hero(stack[0]):
+    if not stack or not is_hero(rules, stack[0]):
         return None
-    if s.marched or any(not rules.is_hero(b) for b in stack[1:]):
+    if s.marched or any(not is_hero(rules, b) for b in stack[1:]):
         return stack[0]
     return None
 
@@ -61,24 +63,19 @@ def march(rules: CloudspireRules, w: Work, f: int) -> None:
     gate = rules.gate_hexes[w.sides[f].mark] if w.sides[f].mark >= 0 else None
     if gate is None:
         return
-    moved: set[int] = set()  # ids of bands on the map that have marched
-    while True:
-        best, best_key = None, None
-        for u in w.units:
-            if u.owner != f or id(u) in moved or rules.is_hero(u):
-                continue
-            dist = rules.mark_distance(w.slots, rules.stats(u)[3], gate)
-            key = (dist.get(u.hex, FAR), rules.hex_index[u.hex])
-            if best_key is None or key < best_key:
-                best, best_key = u, key
-        if best is None:
-            break
-        new = step_minion(rules, w, best, best.hex, gate)
-        moved.add(id(new))
+    # Nearest first (then the lowest-numbered hex). A minion that waits its turn stays where
+    # it is (the heroes in the way are displaced, never minions), so the order is found once;
+    # each moved minion takes its own place in w.units.
+    leading = sorted((mark_distance(rules, w.slots, stats(rules, u)[3], gate).get(u.hex, FAR),
+                      rules.hex_index[u.hex], i)
+                     for i, u in enumerate(w.units) if u.owner == f and not is_hero(rules, u))
+    for _, _, i in leading:
+        band = w.units[i]
+        step_minion(rules, w, band, band.hex, gate)
     # then the stack, top first; a hero under the minions waits for the after-march moves
     while True:
         stack = w.sides[f].stack
-        if not stack or rules.is_hero(stack[0]):
+        if not stack or is_hero(rules, stack[0]):
             break
         band = stack[0]
         spot = first_step(rules, w, band, rules.gate_hexes[f], gate)
@@ -91,7 +88,8 @@ def march(rules: CloudspireRules, w: Work, f: int) -> None:
 
 
 def first_step(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str) -> str | None:
-    return next_hex(rules, w, band, at, gate, set(), rules.occupied(w) - {at})
+    # (`at` itself may be taken: next_hex looks only at its neighbours)
+    return next_hex(rules, w, band, at, gate, set(), occupied(rules, w))
 
 
 def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, visited: set[str],
@@ -99,23 +97,22 @@ def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, vi
     """RULING (minion steps): each step goes to the free neighbour nearest the mark (the
     lowest-numbered hex on a tie); if none is nearer, sideways to a free neighbour as near
     that it has not stood on this move; a minion next to its mark's gate stays."""
-    terrain = rules.stats(band)[3]
-    dist = rules.mark_distance(w.slots, terrain, gate)
+    terrain = stats(rules, band)[3]
+    dist = mark_distance(rules, w.slots, terrain, gate)
     here = dist.get(at, FAR)
     if here <= 1:
         return None
-    ground = rules.passable(w.slots, terrain)
-    # a friendly hero in the way swaps places with the minion (never onto a gate hex)
-    heroes = set() if at in rules.walls else {
-        u.hex for u in w.units if u.owner == band.owner and rules.is_hero(u)
-        and (not rules.new_rulings or at in rules.passable(w.slots, rules.stats(u)[3]))}
-    # RULING (displacement, rulings 2): the terrain allowance has no exception for a
-    # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
-    # cannot fly) is not displaced: it blocks the minion like any other unit.
+    ground = passable(rules, w.slots, terrain)
+    heroes: set[str] | None = None  # found when a neighbour is taken
     best, best_key = None, None
     for nb in rules.neighbours[at]:
-        if nb not in ground or nb in visited or (nb in taken and nb not in heroes):
+        if nb not in ground or nb in visited:
             continue
+        if nb in taken:
+            if heroes is None:
+                heroes = swapping_heroes(rules, w, band, at)
+            if nb not in heroes:
+                continue
         d = dist.get(nb, FAR)
         if d > here or (d == here and d >= FAR):
             continue
@@ -125,15 +122,27 @@ def next_hex(rules: CloudspireRules, w: Work, band: Band, at: str, gate: str, vi
     return best
 
 
+def swapping_heroes(rules: CloudspireRules, w: Work, band: Band, at: str) -> set[str]:
+    """Hexes of the friendly heroes that would swap places with the minion at `at`."""
+    # a friendly hero in the way swaps places with the minion (never onto a gate hex)
+    if at in rules.walls:
+        return set()
+    # RULING (displacement, rulings 2): the terrain allowance has no exception for a
+    # displaced hero, so a hero that cannot stand on the minion's hex (sky, for a hero that
+    # cannot fly) is not displaced: it blocks the minion like any other unit.
+    return {u.hex for u in w.units if u.owner == band.owner and is_hero(rules, u)
+            and (not rules.new_rulings or at in passable(rules, w.slots, stats(rules, u)[3]))}
+
+
 def step_minion(rules: CloudspireRules, w: Work, band: Band, start: str, gate: str) -> Band:
     """Move a minion its full movement (or until it cannot); friendly heroes in the way
     swap places with it. Returns the band as it ends."""
-    movement = rules.stats(band)[2]
+    movement = stats(rules, band)[2]
     at, visited = start, {start}
-    taken = rules.occupied(w)
+    taken = occupied(rules, w)
     i = next(i for i, u in enumerate(w.units) if u is band)
     for _ in range(movement):
-        nxt = next_hex(rules, w, band, at, gate, visited, taken - {at})
+        nxt = next_hex(rules, w, band, at, gate, visited, taken)  # (neighbours of `at`)
         if nxt is None:
             break
         # a friendly hero on the way is displaced to where the minion stood

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from ....core.action import Action
 from ....core.chance import CHANCE
 from ....core.flow import ONCE_EACH
-from ..actions import A, CloudspireAction
-from ..state import EMPTY, SPENT_MARKET, Work, without
+from ..actions import BUY_EARTHSCAPE, PASS, CloudspireAction, buy
+from ..state import EMPTY, SPENT_MARKET, without
+from ..work import Work
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -116,12 +117,12 @@ def earthscape_bought(rules: CloudspireRules, s: Any, f: int) -> bool:
 
 def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     side = s.sides[f]
-    acts = [A("buy", slot=i) for i, chip in enumerate(s.market)
+    acts = [buy(i) for i, chip in enumerate(s.market)
             if chip and rules.catalogue.chips[chip].cost <= side.source]
     if (s.earthscape_offer and not earthscape_bought(rules, s, f)
             and side.source >= rules.numbers.earthscape_cost):
-        acts.append(A("buy_earthscape"))
-    return acts + [A("pass")]
+        acts.append(BUY_EARTHSCAPE)
+    return acts + [PASS]
 
 
 def on_market(rules: CloudspireRules, w: Work, action: Action) -> None:

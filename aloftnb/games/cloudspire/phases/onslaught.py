@@ -12,8 +12,21 @@ from ....core.action import Action
 from ....core.chance import CHANCE
 from ....core.words import possessive
 from .. import fights
-from ..actions import A, CloudspireAction
-from ..state import OVER, SPENT_ONSLAUGHT, Work, without
+from ..actions import (
+    END_EXPLORE,
+    END_MOVE,
+    END_TURN,
+    LEAVE,
+    MARCH,
+    REVEAL,
+    CloudspireAction,
+    attack,
+    explore,
+    fire_at,
+)
+from ..state import OVER, SPENT_ONSLAUGHT, without
+from ..units import is_hero, opposed, stats
+from ..work import Work
 from . import build
 from .march import forced_hero, hero_moves, march, move_hero
 
@@ -37,8 +50,8 @@ def begin_onslaught(rules: CloudspireRules, w: Work) -> None:
 
 
 def minions_left(rules: CloudspireRules, w: Work) -> bool:
-    return any(not rules.is_hero(u) for u in w.units) or any(
-        not rules.is_hero(b) for side in w.sides for b in side.stack)
+    return any(not is_hero(rules, u) for u in w.units) or any(
+        not is_hero(rules, b) for side in w.sides for b in side.stack)
 
 
 def begin_turn(rules: CloudspireRules, w: Work) -> None:
@@ -57,9 +70,14 @@ def begin_turn(rules: CloudspireRules, w: Work) -> None:
             break
         w.turn += 1
     campfire_check(rules, w)
-    w.units = [u._replace(moved=False, attacked=False, struck=False) if u.owner == f
-               else u._replace(struck=False) for u in w.units]
-    w.landmarks = [lm._replace(explored=False, struck=False) for lm in w.landmarks]
+    for i, u in enumerate(w.units):  # a new turn (a band already so is left as it is)
+        if u.owner == f and (u.moved or u.attacked or u.struck):
+            w.units[i] = u._replace(moved=False, attacked=False, struck=False)
+        elif u.struck:
+            w.units[i] = u._replace(struck=False)
+    for i, lm in enumerate(w.landmarks):
+        if lm.explored or lm.struck:
+            w.landmarks[i] = lm._replace(explored=False, struck=False)
     w.stage, w.marched, w.actor, w.exploring = "move", False, f, -1
     continue_move(rules, w)
 
@@ -109,8 +127,8 @@ def end_wave(rules: CloudspireRules, w: Work) -> None:
 # -- the move stage ------------------------------------------------------------------------------
 def continue_move(rules: CloudspireRules, w: Work) -> None:
     f = current_faction(rules, w)
-    if not w.marched and not any(not rules.is_hero(b) for b in w.sides[f].stack) and not any(
-            u.owner == f and not rules.is_hero(u) for u in w.units):
+    if not w.marched and not any(not is_hero(rules, b) for b in w.sides[f].stack) and not any(
+            u.owner == f and not is_hero(rules, u) for u in w.units):
         w.marched = True  # no minions: nothing to march
     acts = move_decisions(rules, w, f)
     if len(acts) == 1 and acts[0].type in ("march", "end_move"):
@@ -125,7 +143,7 @@ def continue_move(rules: CloudspireRules, w: Work) -> None:
             return
         rules.flow.next_stage(rules, w)  # fire
         return
-    w.actor = f
+    w.actor, w.legal = f, acts
 
 
 def move_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
@@ -142,9 +160,9 @@ def move_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAct
             return acts + moves
     if not resting:
         for u in s.units:
-            if u.owner == cur and not u.moved and rules.is_hero(u):
+            if u.owner == cur and not u.moved and is_hero(rules, u):
                 acts += hero_moves(rules, s, u, u.hex)
-    acts.append(A("end_move") if s.marched else A("march"))
+    acts.append(END_MOVE if s.marched else MARCH)
     return acts
 
 
@@ -176,7 +194,7 @@ def begin_fire(rules: CloudspireRules, w: Work) -> None:
     queue = []
     for step in range(1, len(w.order)):  # the player to the left first, then on in order
         g = w.order[(k + step) % len(w.order)]
-        if rules.opposed(g, cur):
+        if opposed(rules, g, cur):
             queue += sorted((sp.hex for sp in w.spires if sp.owner == g),
                             key=rules.hex_index.__getitem__)
     w.firing = tuple(queue)
@@ -194,14 +212,14 @@ def continue_fire(rules: CloudspireRules, w: Work) -> None:
             w.target = targets[0]
             roll_fire(rules, w)
             return
-        w.target, w.actor = "", spire.owner
+        w.target, w.actor, w.legal = "", spire.owner, [fire_at(h) for h in targets]
         return
     rules.flow.next_stage(rules, w)  # explore
 
 
 def fire_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
-    """The spire's owner chooses among the units in range."""
-    return [A("target", at=h) for h in fights.fire_targets(rules, s, s.firing[0])]
+    """The spire's owner chooses among the units in range (as continue_fire finds them)."""
+    return [fire_at(h) for h in fights.fire_targets(rules, s, s.firing[0])]
 
 
 def on_target(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -231,10 +249,13 @@ def on_roll(rules: CloudspireRules, w: Work, action: Action) -> None:
 # -- the explore stage ---------------------------------------------------------------------------
 def continue_explore(rules: CloudspireRules, w: Work) -> None:
     f = current_faction(rules, w)
-    if not explorable(rules, w, f):
+    found = explorable(rules, w, f)
+    if not found:
         rules.flow.next_stage(rules, w)  # attack
         return
     w.actor = f
+    if w.exploring < 0:
+        w.legal = _explorations(w, found)
 
 
 def explorable(rules: CloudspireRules, s: Any, f: int) -> list[int]:
@@ -245,9 +266,12 @@ def explorable(rules: CloudspireRules, s: Any, f: int) -> list[int]:
 
 def explore_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     if s.exploring >= 0:
-        return [A("reveal"), A("leave")]
-    return [A("explore", at=s.landmarks[i].hex)
-            for i in explorable(rules, s, current_faction(rules, s))] + [A("end_explore")]
+        return [REVEAL, LEAVE]
+    return _explorations(s, explorable(rules, s, current_faction(rules, s)))
+
+
+def _explorations(s: Any, landmarks: list[int]) -> list[CloudspireAction]:
+    return [explore(s.landmarks[i].hex) for i in landmarks] + [END_EXPLORE]
 
 
 def on_explore(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -262,6 +286,7 @@ def on_explore(rules: CloudspireRules, w: Work, action: Action) -> None:
     known = list(lm.known)
     known[f] = True
     w.landmarks[i] = lm._replace(explored=True, known=tuple(known))
+    w.legal = [REVEAL, LEAVE]  # explore_decisions
 
 
 def on_face(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -273,7 +298,7 @@ def on_face(rules: CloudspireRules, w: Work, action: Action) -> None:
     known[f] = True
     w.landmarks[w.exploring] = lm._replace(face=card, known=tuple(known))
     w.face_pool = without(w.face_pool, card)
-    w.draw, w.actor = "", f
+    w.draw, w.actor, w.legal = "", f, [REVEAL, LEAVE]  # explore_decisions
 
 
 def on_look(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -296,11 +321,11 @@ def on_end_explore(rules: CloudspireRules, w: Work, action: Action) -> None:
 # -- the attack stage ----------------------------------------------------------------------------
 def continue_attack(rules: CloudspireRules, w: Work) -> None:
     f = current_faction(rules, w)
-    found, _ = attacks(rules, w, f)
+    found, must = attacks(rules, w, f)
     if not found:
         end_turn(rules, w)
         return
-    w.actor = f
+    w.actor, w.legal = f, _attack_choices(found, must)
 
 
 def targets_of(rules: CloudspireRules, s: Any, f: int, at: str) -> list[str]:
@@ -321,14 +346,14 @@ def _targets(rules: CloudspireRules, s: Any, f: int, at: str,
     units, spires, landmarks = by_hex
     for nb in rules.neighbours[at]:
         if nb in units:
-            if rules.opposed(f, units[nb].owner):
+            if opposed(rules, f, units[nb].owner):
                 found.append(nb)
         elif nb in spires:
-            if rules.opposed(f, spires[nb].owner):
+            if opposed(rules, f, spires[nb].owner):
                 found.append(nb)
         elif nb in rules.gate_of_hex:
             g = rules.gate_of_hex[nb]
-            if rules.opposed(f, g) and s.sides[g].gate > 0:
+            if opposed(rules, f, g) and s.sides[g].gate > 0:
                 found.append(nb)
         elif nb in landmarks and landmarks[nb].revealed and landmarks[nb].health > 0:
             found.append(nb)
@@ -343,19 +368,23 @@ def attacks(rules: CloudspireRules, s: Any, f: int) -> tuple[list[CloudspireActi
     for u in s.units:
         if u.owner != f or u.attacked:
             continue
-        hero = rules.is_hero(u)
+        hero = is_hero(rules, u)
         if hero and resting:
             continue
         targets = _targets(rules, s, f, u.hex, by_hex)
         if targets and not hero:
             must = True
-        acts += [A("attack", at=u.hex, target=t) for t in targets]
+        acts += [attack(u.hex, t) for t in targets]
     return acts, must
 
 
 def attack_decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
-    found, must = attacks(rules, s, current_faction(rules, s))
-    return found + ([] if must else [A("end_turn")])
+    return _attack_choices(*attacks(rules, s, current_faction(rules, s)))
+
+
+def _attack_choices(found: list[CloudspireAction], must: bool) -> list[CloudspireAction]:
+    """The attacks, and ending the turn unless a minion must attack."""
+    return found + ([] if must else [END_TURN])
 
 
 def on_attack(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -405,15 +434,15 @@ def refusal(rules: CloudspireRules, s: Any, f: int, action: Action) -> str | Non
     if stage == "attack":
         found, must = attacks(rules, s, cur)
         if kind == "end_turn":
-            minion = next(a.at for a in found if not rules.is_hero(
-                next(u for u in s.units if u.hex == a.at)))
+            minion = next(a.at for a in found if not is_hero(
+                rules, next(u for u in s.units if u.hex == a.at)))
             return f"minions must attack when they can: the minion at {minion} has a target"
         unit = next((u for u in s.units if u.hex == p["at"]), None)
         if unit is None or unit.owner != cur:
             return f"no unit of {name} stands at {p['at']}"
         if unit.attacked:
             return f"the unit at {p['at']} attacked already this turn: once a turn"
-        if rules.is_hero(unit) and campfire(rules, s, cur):
+        if is_hero(rules, unit) and campfire(rules, s, cur):
             return f"{possessive(name)} heroes rest in campfire mode until the wave ends"
         if p["target"] not in rules.neighbours.get(p["at"], ()):
             return f"{p['target']} is not next to {p['at']}: attacks are on adjacent hexes"
@@ -449,7 +478,7 @@ def move_refusal(rules: CloudspireRules, s: Any, cur: int, action: Action) -> st
         return "the hero on top of the stack must move first (minions are under it)"
     if p["at"] == gate and not any(u.hex == gate for u in s.units):
         stack = s.sides[cur].stack
-        if not stack or not rules.is_hero(stack[0]):
+        if not stack or not is_hero(rules, stack[0]):
             return f"no hero of {name} waits on top of the stack at its gate {gate}"
         if not forced:
             return ("a hero on top of the stack with no minions under it leaves the stack "
@@ -460,11 +489,11 @@ def move_refusal(rules: CloudspireRules, s: Any, cur: int, action: Action) -> st
         if found is None or found.owner != cur:
             return f"no unit of {name} stands at {p['at']}"
         band = found
-        if not rules.is_hero(band):
+        if not is_hero(rules, band):
             return "minions are not moved by hand: they march"
         if band.moved:
             return f"the hero at {p['at']} has moved already this turn"
         start = p["at"]
-    _, _, movement, terrain = rules.stats(band)
+    _, _, movement, terrain = stats(rules, band)
     return (f"{p['to']} is not within the hero's movement ({movement}) from {start} over "
             f"{'any hex' if terrain == 'sky' else 'ground'} through free hexes")

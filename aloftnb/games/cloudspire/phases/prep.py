@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.action import Action
 from ....core.words import possessive, with_article
-from ..actions import A, CloudspireAction, deploy
-from ..state import Band, Work, without
+from ..actions import READY, A, CloudspireAction, deploy
+from ..state import Band, without
+from ..units import is_hero, opposed
+from ..work import Work
 
 if TYPE_CHECKING:
     from ..rules import CloudspireRules
@@ -42,7 +44,7 @@ def continue_prep(rules: CloudspireRules, w: Work) -> None:
 
 def mark_options(rules: CloudspireRules, s: Any, f: int) -> list[int]:
     return [g for g in range(rules.factions)
-            if rules.opposed(f, g) and s.sides[g].gate > 0]
+            if opposed(rules, f, g) and s.sides[g].gate > 0]
 
 
 def hero_limit(rules: CloudspireRules, wave: int) -> int:
@@ -56,8 +58,8 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
     acts = []
     stack = side.stack
     last = stack[-1] if stack else None
-    minions_closed = any(not rules.is_hero(b) for b in stack) and last is not None and \
-        rules.is_hero(last)
+    minions_closed = any(not is_hero(rules, b) for b in stack) and last is not None and \
+        is_hero(rules, last)
     for i, uid in enumerate(rules.unit_ids):
         if side.barracks[i] <= 0:
             continue
@@ -72,13 +74,13 @@ def decisions(rules: CloudspireRules, s: Any, f: int) -> list[CloudspireAction]:
         if minions_closed:  # heroes go before or after all minions, never between
             continue
         acts.append(deploy(uid, False))
-        if last is not None and not rules.is_hero(last):
+        if last is not None and not is_hero(rules, last):
             below = rules.catalogue.units[last.members[-1]]
             if kind.levels[0].movement >= below.levels[0].movement:
                 acts.append(deploy(uid, True))
-    if last is not None and rules.is_hero(last) and not last.equipment:
+    if last is not None and is_hero(rules, last) and not last.equipment:
         acts += [A("equip", item=e) for e in sorted(set(side.equipment))]
-    return acts + [A("ready")]
+    return acts + [READY]
 
 
 def on_prep(rules: CloudspireRules, w: Work, action: Action) -> None:
@@ -126,7 +128,7 @@ def refusal(rules: CloudspireRules, s: Any, f: int, action: Action) -> str | Non
             return f"there is no faction {g} (factions 0 to {rules.factions - 1})"
         if g == f:
             return "the mark is an opposing gate, not the faction's own"
-        if not rules.opposed(f, g):
+        if not opposed(rules, f, g):
             return f"the mark is an opposing gate, and {rules.faction_of[g].name} is an ally"
         return f"{possessive(rules.faction_of[g].name)} gate has fallen"
     if side.mark < 0:
@@ -153,12 +155,12 @@ def refusal(rules: CloudspireRules, s: Any, f: int, action: Action) -> str | Non
             limit = hero_limit(rules, s.wave)
             return (f"{limit} hero{'es' if limit > 1 else ''} at most in wave {s.wave}, and "
                     f"{name} has selected {side.heroes}")
-        if last is not None and rules.is_hero(last) and any(
-                not rules.is_hero(b) for b in stack):
+        if last is not None and is_hero(rules, last) and any(
+                not is_hero(rules, b) for b in stack):
             return "heroes go before or after all minions, never between: the stack " \
                    "ends with a hero under its minions"
         if p["group"]:
-            if last is None or rules.is_hero(last):
+            if last is None or is_hero(rules, last):
                 return "a minion is grouped only with a minion directly above it"
             above = rules.catalogue.units[last.members[-1]]
             return (f"a group is ordered by movement, lowest on top: {with_article(unit.name)}"
@@ -166,7 +168,7 @@ def refusal(rules: CloudspireRules, s: Any, f: int, action: Action) -> str | Non
                     f"{with_article(above.name)} (movement {above.levels[0].movement})")
     if kind == "equip":
         last = side.stack[-1] if side.stack else None
-        if last is None or not rules.is_hero(last):
+        if last is None or not is_hero(rules, last):
             return "equipment goes under the hero just added to the stack"
         if last.equipment:
             return "the hero just added holds equipment already"
