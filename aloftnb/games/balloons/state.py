@@ -32,7 +32,7 @@ def load_catalogue() -> dict[str, Any]:
 
 CATALOGUE = load_catalogue()
 BALLOON_COLOURS = {b["id"]: tuple(b["colours"]) for b in CATALOGUE["balloons"]}
-COLOURS = tuple(CATALOGUE["colours"])
+COLOURS: tuple[str, ...] = tuple(CATALOGUE["colours"])
 
 
 @record
