@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the slow way: it ran at 0.6x the pure speed).
 MODULES = [
     "aloftnb/core/flow.py", "aloftnb/core/chance.py", "aloftnb/kit/hexgrid.py",
+    "aloftnb/kit/tuples.py",
     "aloftnb/games/balloons/rules.py", "aloftnb/games/balloons/advance.py",
     "aloftnb/games/balloons/wind.py", "aloftnb/games/balloons/scoring.py",
     "aloftnb/games/balloons/actions.py",

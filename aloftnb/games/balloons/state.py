@@ -60,13 +60,6 @@ class BalloonsState(NamedTuple):
         return f"<BalloonsState turn {self.turn}, {where}>"
 
 
-def _set(values: tuple, i: int, value: Any) -> tuple:
-    """A copy of `values` with item `i` replaced."""
-    changed = list(values)  # one copy: faster than joining two slices around the new item
-    changed[i] = value
-    return tuple(changed)
-
-
 def state_to_dict(rules: BalloonsRules, s: BalloonsState) -> dict[str, Any]:
     """The documented plain-data form of `s` (docs/rules/balloons.md), derived keys included."""
     balloons: dict[str, dict[str, Any]] = {}
