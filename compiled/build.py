@@ -25,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What is compiled: the engines' rules and the modules they call on every step. Left out:
+# What is compiled: the engines' rules and the modules they call on every step, and the
+# observations the adapters read at every step. Left out:
 # core/action.py (mypyc tests isinstance(x, Action) by exact type, so a game's action would not
 # be an Action), core/records.py (Draft declares its dynamic fields in an `if` in the class
 # body, which mypyc refuses), the games' state.py (a compiled named tuple keeps `tuple` for a
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the slow way: it ran at 0.6x the pure speed).
 MODULES = [
     "aloftnb/core/flow.py", "aloftnb/core/chance.py", "aloftnb/kit/hexgrid.py",
+    "aloftnb/kit/tuples.py",
     "aloftnb/games/balloons/rules.py", "aloftnb/games/balloons/advance.py",
     "aloftnb/games/balloons/wind.py", "aloftnb/games/balloons/scoring.py",
     "aloftnb/games/balloons/actions.py",
@@ -47,6 +49,8 @@ MODULES = [
     "aloftnb/games/cloudspire/phases/build.py", "aloftnb/games/cloudspire/phases/march.py",
     "aloftnb/games/cloudspire/phases/market.py", "aloftnb/games/cloudspire/phases/onslaught.py",
     "aloftnb/games/cloudspire/phases/prep.py",
+    "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
+    "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]

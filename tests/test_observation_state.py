@@ -85,6 +85,21 @@ def test_observations_written_in_turn_for_unrelated_states_stay_exact():
         array[:] = 7.0  # the caller's copy
 
 
+def test_a_kept_block_is_known_by_its_lists_even_in_a_new_tuple():
+    """Compiled encodings hand a kept block back as a new tuple of the same three lists: the
+    arrays must still leave it alone (only the block that changed is rewritten)."""
+    rules = make_rules("commodores", 3)
+    observations = Observations(rules)
+    kept = ([1, 2], [5], [0.25])
+    first = observations.array(0, [kept, ([7], [], [])])
+    kept[2][0] = 0.75  # never done by an encoding: it shows whether the block was rewritten
+    again = (kept[0], kept[1], kept[2])
+    assert again is not kept
+    second = observations.array(0, [again, ([8], [], [])])
+    assert first[5] == second[5] == 0.25  # kept: not rewritten
+    assert (second[7], second[8]) == (0.0, 1.0)  # changed: cleared and rewritten
+
+
 def test_a_rules_class_with_its_own_view_gets_observations_from_that_view():
     class Masked(BalloonsRules):
         def view(self, s, seat):

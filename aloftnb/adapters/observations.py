@@ -5,7 +5,7 @@ An encoding may also declare `observation_entries_from_state(rules, state, seat)
 observation as blocks of entries, read from the state without building the view (a view is a
 whole dict, and costs more than a step of the game). The adapters use it when the rules object
 builds its views as the encoding's game does. A PettingZoo observation is its seat's last one
-with only the blocks that changed rewritten (blocks the encoding kept are the same objects).
+with only the blocks that changed rewritten (blocks the encoding kept hold the same lists).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Observations:
 
     def array(self, seat: int, read: Any) -> np.ndarray:
         """A new flat array of the seat's observation (from `read`). It is copied from the
-        seat's last one, with only the blocks that are not the same objects as there
+        seat's last one, with only the blocks that are not made of the same lists as there
         rewritten: their old places cleared, then the new entries written (blocks write
         distinct places, as `kit.observations.Blocks` asks). Two numpy calls at most."""
         if self.blocks_of is None or len(read) < 2:  # nothing to keep: a new array is cheaper
@@ -102,7 +102,8 @@ class Observations:
             places: list[int] = []
             values: list[float] = []
             for old, new in zip(written, read):
-                if new is not old:
+                # A kept block holds the same lists (compiled code may rebuild the tuple).
+                if new[0] is not old[0] or new[2] is not old[2] or new[1] is not old[1]:
                     clear += old[0]
                     if old[1] != new[1]:  # (numbers at the same places are overwritten)
                         clear += old[1]

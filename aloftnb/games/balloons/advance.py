@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
-from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState, _set
+from ...kit.tuples import with_item
+from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState
 from .wind import fixed_wind
 
 if TYPE_CHECKING:
@@ -90,13 +91,14 @@ def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
 def unpack(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """Take a packed balloon from the row onto an empty launch-zone truck."""
     b, k = rules.index[action.balloon], action.truck
-    return end_turn(rules, s, _set(s.status, b, UNPACKED), _set(s.where, b, k), s.altitude,
-                    _set(s.load, k, b), s.sky, tuple([x for x in s.row if x != b]))
+    return end_turn(rules, s, with_item(s.status, b, UNPACKED), with_item(s.where, b, k),
+                    s.altitude, with_item(s.load, k, b), s.sky,
+                    tuple([x for x in s.row if x != b]))
 
 
 def inflate(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     b = rules.index[action.balloon]
-    return end_turn(rules, s, _set(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
+    return end_turn(rules, s, with_item(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
                     s.row)
 
 
@@ -106,9 +108,9 @@ def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsSt
     k = s.where[b]
     c = s.trucks[k]
     sky = s.sky
-    return end_turn(rules, s, _set(s.status, b, FLYING), _set(s.where, b, c),
-                    _set(s.altitude, b, 1), _set(s.load, k, -1), _set(sky, 1, sky[1] | (1 << c)),
-                    s.row)
+    return end_turn(rules, s, with_item(s.status, b, FLYING), with_item(s.where, b, c),
+                    with_item(s.altitude, b, 1), with_item(s.load, k, -1),
+                    with_item(sky, 1, sky[1] | (1 << c)), s.row)
 
 
 def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
@@ -117,8 +119,8 @@ def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsSt
     rows = list(s.sky)
     rows[a] &= ~(1 << c)
     rows[a + 1] |= 1 << c
-    return end_turn(rules, s, s.status, s.where, _set(s.altitude, b, a + 1), s.load, tuple(rows),
-                    s.row)
+    return end_turn(rules, s, s.status, s.where, with_item(s.altitude, b, a + 1), s.load,
+                    tuple(rows), s.row)
 
 
 def pass_turn(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:

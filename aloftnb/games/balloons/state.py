@@ -32,7 +32,7 @@ def load_catalogue() -> dict[str, Any]:
 
 CATALOGUE = load_catalogue()
 BALLOON_COLOURS = {b["id"]: tuple(b["colours"]) for b in CATALOGUE["balloons"]}
-COLOURS = tuple(CATALOGUE["colours"])
+COLOURS: tuple[str, ...] = tuple(CATALOGUE["colours"])
 
 
 @record
@@ -58,13 +58,6 @@ class BalloonsState(NamedTuple):
     def __repr__(self) -> str:
         where = "over" if self.step == OVER else f"seat {self.player} to {self.step}"
         return f"<BalloonsState turn {self.turn}, {where}>"
-
-
-def _set(values: tuple, i: int, value: Any) -> tuple:
-    """A copy of `values` with item `i` replaced."""
-    changed = list(values)  # one copy: faster than joining two slices around the new item
-    changed[i] = value
-    return tuple(changed)
 
 
 def state_to_dict(rules: BalloonsRules, s: BalloonsState) -> dict[str, Any]:

@@ -12,7 +12,8 @@ import functools
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
-from .state import ADVANCE, BalloonsState, _set
+from ...kit.tuples import with_item
+from .state import ADVANCE, BalloonsState
 
 if TYPE_CHECKING:
     from .rules import BalloonsRules
@@ -22,9 +23,9 @@ def launch_zone_move(trucks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """Move the rightmost truck of the first group (the lead truck when there is one group)."""
     for i in range(len(trucks) - 1):
         if trucks[i + 1] - trucks[i] > 1:
-            return _set(trucks, i, trucks[i] + 1), i
+            return with_item(trucks, i, trucks[i] + 1), i
     last = len(trucks) - 1
-    return _set(trucks, last, trucks[last] + 1), last
+    return with_item(trucks, last, trucks[last] + 1), last
 
 
 # Cached: it runs after every fixed-edition turn, on few distinct truck positions, and writing
