@@ -72,10 +72,6 @@ class Board:
         self.end_turn = end_turn
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 def neighbours(b: Board, mask: int) -> int:
     """Tiles orthogonally next to any tile of `mask` (may include tiles of `mask`)."""
     return (((mask << 1) & b.not_left) | ((mask >> 1) & b.not_right)
@@ -131,8 +127,8 @@ def tile_actions(b: Board, own: int, opposing: int, raided: int, res: tuple[int,
                  food: int) -> list[Action]:
     """The legal tile actions of the seat with camps `own`, kind by kind, lowest tile first."""
     construction, iron = res[CONSTRUCTION], res[IRON]
-    camps_in_hand = b.camp_pieces - popcount(own) >= 1
-    pieces_left = b.raiding_pieces - popcount(raided) >= 1
+    camps_in_hand = b.camp_pieces - own.bit_count() >= 1
+    pieces_left = b.raiding_pieces - raided.bit_count() >= 1
     vacant = b.full & ~(own | opposing | raided)
     acts: list[Action] = []
     tables = b.tables
@@ -172,12 +168,12 @@ def can_act(b: Board, own: int, opposing: int, raided: int, res: tuple[int, ...]
     RULING: food not usable yet counts here; it becomes usable at that next turn.
     """
     construction = res[CONSTRUCTION]
-    camps_in_hand = b.camp_pieces - popcount(own) >= 1
+    camps_in_hand = b.camp_pieces - own.bit_count() >= 1
     vacant = b.full & ~(own | opposing | raided)
     if not own:
         return construction >= 1 and camps_in_hand and vacant & b.edge_tiles != 0
     reach = neighbours(b, own) & ~own
-    pieces_left = b.raiding_pieces - popcount(raided) >= 1
+    pieces_left = b.raiding_pieces - raided.bit_count() >= 1
     if construction >= 1:
         # A raided tile in reach can always be restored (and camping on it needs more).
         if reach & raided or (reach & vacant and (camps_in_hand or pieces_left)):
@@ -225,7 +221,7 @@ def apply(b: Board, s: AluState, action: Action) -> AluState:
     if kind == ATTACK and not opposing:
         return over(b, s, camps, raided, resources, control, (seat,), ELIMINATED)
     # Only the actor can gain control: its camps and attacks only ever cost the other side.
-    if popcount(mine) >= b.win_tiles:
+    if mine.bit_count() >= b.win_tiles:
         return over(b, s, camps, raided, resources, control, (seat,), CONTROL)
     if s.actions_left > 1:
         # RULING: the game also ends when neither player has any legal action left, even
@@ -296,7 +292,7 @@ def pass_turn(b: Board, s: AluState, camps: tuple[int, ...], raided: int,
 def final_count(b: Board, s: AluState, camps: tuple[int, ...], raided: int,
                 resources: tuple[tuple[int, ...], ...], control: tuple[int, ...]) -> AluState:
     """Neither player can act: more controlled tiles wins, equal is a draw."""
-    first, second = popcount(control[0]), popcount(control[1])
+    first, second = control[0].bit_count(), control[1].bit_count()
     winners = (0, 1) if first == second else (0,) if first > second else (1,)
     return over(b, s, camps, raided, resources, control, winners, NO_ACTIONS)
 
