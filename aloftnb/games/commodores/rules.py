@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
-from ...core.chance import CHANCE
+from ...core.chance import CHANCE, weighted_choice
 from ...core.compiled import python_class
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
@@ -403,6 +403,11 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         if step == DRAW_HEX:
             return explore.hex_outcomes(self, s)
         raise IllegalAction("this is not a chance step: nothing is drawn now")
+
+    def sample_chance(self, s: CommodoresState, rng: random.Random) -> CommodoresAction:
+        """Rules.sample_chance, here so the compiled build calls chance_outcomes directly (the
+        core's is a Python call on every chance step)."""
+        return weighted_choice(self.chance_outcomes(s), rng)
 
     def apply(self, s: CommodoresState, action: Action) -> CommodoresState:
         """FLOW.apply, its handlers found with one lookup (the hot path): the handler of the
