@@ -51,6 +51,7 @@ MODULES = [
     "aloftnb/games/cloudspire/phases/market.py", "aloftnb/games/cloudspire/phases/onslaught.py",
     "aloftnb/games/cloudspire/phases/prep.py",
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
+    "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
