@@ -29,13 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # observations the adapters read at every step. Left out:
 # core/action.py (mypyc tests isinstance(x, Action) by exact type, so a game's action would not
 # be an Action), core/records.py (Draft declares its dynamic fields in an `if` in the class
-# body, which mypyc refuses), the games' state.py (a compiled named tuple keeps `tuple` for a
-# field typed `tuple[int, ...]`, which the records' dict reader needs) and ALU (its hot code is
-# methods of its rules class, where compiled code boxes every whole number and calls methods
-# the slow way: it ran at 0.6x the pure speed).
+# body, which mypyc refuses) and the games' state.py (a compiled named tuple keeps `tuple` for a
+# field typed `tuple[int, ...]`, which the records' dict reader needs). ALU's fast path is
+# compiled as engine.py's functions on a final Board (native whole numbers, direct calls): its
+# rules class, compiled, boxed every whole number and called methods the slow way (0.6x pure).
 MODULES = [
     "aloftnb/core/flow.py", "aloftnb/core/chance.py", "aloftnb/kit/hexgrid.py",
     "aloftnb/kit/tuples.py",
+    "aloftnb/games/alu/engine.py",
     "aloftnb/games/balloons/rules.py", "aloftnb/games/balloons/advance.py",
     "aloftnb/games/balloons/wind.py", "aloftnb/games/balloons/scoring.py",
     "aloftnb/games/balloons/actions.py",
@@ -50,6 +51,7 @@ MODULES = [
     "aloftnb/games/cloudspire/phases/market.py", "aloftnb/games/cloudspire/phases/onslaught.py",
     "aloftnb/games/cloudspire/phases/prep.py",
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
+    "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).

@@ -72,3 +72,20 @@ def test_an_action_outside_its_step_is_refused_by_the_dispatch():
     with pytest.raises(InvalidGame, match="no handler for 'end_turn' in the setup phase, "
                                           "set_aside stage"):
         rules.apply(state, CommodoresAction("end_turn"))
+
+
+def test_changed_is_the_records_replace():
+    """The handlers change records with changes.changed (compiled with them): the same record
+    as `_replace`, of the same class, the original untouched."""
+    from aloftnb.games.commodores.changes import changed
+    from aloftnb.games.commodores.state import Hex, Ship
+
+    s = make_rules("commodores", 3).initial_state(0)
+    new = changed(s, step="ships", player=2, done=("move",))
+    assert type(new) is type(s) and new == s._replace(step="ships", player=2, done=("move",))
+    assert (s.player, s.done) == (0, ())
+    ship = Ship(0, 1, "barge", 5, (), True)
+    assert changed(ship, corner=7, new=False) == Ship(0, 1, "barge", 7, (), False)
+    assert type(changed(Hex("wood", 0, 0), number=3)) is Hex
+    with pytest.raises(KeyError):
+        changed(ship, speed=3)

@@ -3,7 +3,8 @@
 Rulings where the text is silent or unclear are marked RULING and listed in docs/rules/alu.md.
 
 The state type and its dict form are in state.py, the action types (fields, sentences, numbering)
-in actions.py, the helpers for notebooks in notebook.py.
+in actions.py, the fast path (legal actions, apply, control updates) in engine.py, the helpers for
+notebooks in notebook.py.
 
 The board is kept as bitboards: bit `row * columns + column` (row 0 at the top) is one tile. A state
 holds one camp mask per seat and one mask of raided tiles, so adjacency, legal targets and the
@@ -22,7 +23,7 @@ from ...core.options import Option, int_between
 from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions
-from . import notebook
+from . import engine, notebook
 from .actions import (  # noqa: F401 (re-exported: this module is where the rules' names live)
     ACTIONS,
     END_TURN,
@@ -141,13 +142,24 @@ class AluRules(Rules[AluState, Action]):
         self.not_left, self.not_right = self.full & ~left, self.full & ~right
         self._actions = {kind: tuple(AluAction(kind, tile=t) for t in self.tiles)
                          for kind in TILE_ACTIONS}
-        self._tables = tuple(self._actions.values())  # in TILE_ACTIONS order
         self._end_turn = AluAction(END_TURN)
+        self._board = self._fast_path_board()
+
+    def _fast_path_board(self) -> engine.Board:
+        kinds = {kind: n for n, kind in enumerate((*TILE_ACTIONS, END_TURN))}
+        return engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn)
+
+    # A compiled Board cannot be pickled: a pickled rules object leaves it out and builds it again.
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "_board"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._board = self._fast_path_board()
 
     def neighbours(self, mask: int) -> int:
         """Tiles orthogonally next to any tile of `mask` (may include tiles of `mask`)."""
-        return (((mask << 1) & self.not_left) | ((mask >> 1) & self.not_right)
-                | ((mask << self.columns) & self.full) | (mask >> self.columns))
+        return engine.neighbours(self._board, mask)
 
     def mask_tiles(self, mask: int) -> list[str]:
         """Tile ids of a bitmask, in reading order (top row first, left to right)."""
@@ -174,26 +186,13 @@ class AluRules(Rules[AluState, Action]):
     def fill(self, seed: int, within: int) -> int:
         """The orthogonally connected part of `within` that contains `seed` (every part that
         contains a tile of `seed`, when it has several)."""
-        # neighbours() inlined, with the wrap-around masks folded into `within`: the hot loop.
-        columns = self.columns
-        within_left, within_right = within & self.not_left, within & self.not_right
-        region = seed
-        while True:
-            grown = (region | (((region << columns) | (region >> columns)) & within)
-                     | ((region << 1) & within_left) | ((region >> 1) & within_right))
-            if grown == region:
-                return region
-            region = grown
+        return engine.fill(self._board, seed, within)
 
     def bordered(self, region: int, opposing: int) -> bool:
         """Whether a region (see regions()) is bordered: no opposing camp, at most two edges."""
-        if region & opposing:
-            return False
-        top, bottom, left, right = self.edge_masks
-        return (bool(region & top) + bool(region & bottom) + bool(region & left)
-                + bool(region & right)) <= 2
+        return engine.bordered(self._board, region, opposing)
 
-    def regions(self, camps: tuple[int, int], seat: int) -> list[tuple[int, int, bool]]:
+    def regions(self, camps: tuple[int, ...], seat: int) -> list[tuple[int, int, bool]]:
         """`seat`'s regions: (tiles mask, edges-touched mask, holds an opposing camp).
 
         A region is a maximal orthogonally connected set of tiles without `seat`'s camps, so two
@@ -214,7 +213,7 @@ class AluRules(Rules[AluState, Action]):
             found.append((region, edges, bool(region & opposing)))
         return found
 
-    def controlled_mask(self, camps: tuple[int, int], seat: int) -> int:
+    def controlled_mask(self, camps: tuple[int, ...], seat: int) -> int:
         """`seat`'s camps plus every region they border.
 
         RULING: a region is bordered when it holds no opposing camp and touches at most two of
@@ -236,51 +235,7 @@ class AluRules(Rules[AluState, Action]):
                 controlled |= region
         return controlled
 
-    def _control_after_camp(self, camps: tuple[int, int], control: tuple[int, int], seat: int,
-                            bit: int) -> tuple[int, int]:
-        """Both seats' control once `seat` has set up a camp on `bit` (now in `camps`): only the
-        regions around that tile change, so only they are filled (controlled_mask's result)."""
-        other = 1 - seat
-        mine, theirs = control
-        if seat:
-            mine, theirs = theirs, mine
-        if not mine & bit:
-            # The tile's old region was not bordered; the pieces it splits into may be.
-            free = self.full & ~camps[seat]
-            mine |= bit
-            around = self.neighbours(bit) & free
-            while around:
-                region = self.fill(around & -around, free)
-                around &= ~region
-                if self.bordered(region, camps[other]):
-                    mine |= region
-        if theirs & bit:
-            # The other seat's bordered region around the tile now holds an opposing camp.
-            theirs &= ~self.fill(bit, self.full & ~camps[other])
-        return (theirs, mine) if seat else (mine, theirs)
-
-    def _control_after_attack(self, camps: tuple[int, int], control: tuple[int, int], seat: int,
-                              bit: int) -> tuple[int, int]:
-        """Both seats' control once `seat`'s attack has removed the other's camp on `bit`."""
-        other = 1 - seat
-        mine, theirs = control
-        if seat:
-            mine, theirs = theirs, mine
-        # The attacker's region around the tile lost an opposing camp: it may now be bordered.
-        region = self.fill(bit, self.full & ~camps[seat])
-        if self.bordered(region, camps[other]):
-            mine |= region
-        # The tile joins the other seat's regions next to it into one.
-        if camps[other]:
-            merged = self.fill(bit, self.full & ~camps[other])
-            theirs &= ~merged
-            if self.bordered(merged, camps[seat]):
-                theirs |= merged
-        else:
-            theirs = 0
-        return (theirs, mine) if seat else (mine, theirs)
-
-    def _control(self, camps: tuple[int, int]) -> tuple[int, int]:
+    def _control(self, camps: tuple[int, ...]) -> tuple[int, ...]:
         return (self.controlled_mask(camps, CIRCLE), self.controlled_mask(camps, SQUARE))
 
     # -- the fast path -------------------------------------------------------------------------
@@ -293,136 +248,21 @@ class AluRules(Rules[AluState, Action]):
     def round(self, state: AluState) -> int:
         return (state.turn + 1) // 2  # circle plays the odd turns, square the even ones
 
+    # The fast path is engine.py's: legal actions and apply as functions on the board's masks.
     def legal_actions(self, state: AluState) -> list[Action]:
-        if state.player < 0:
-            return []
-        seat = state.player
-        acts = self._tile_actions(state.camps, state.raided, state.resources[seat], seat,
-                                  state.resources[seat][FOOD], collect=True)
-        # RULING: a turn ends early only when no action is legal; then end_turn is the one choice.
-        return acts or [self._end_turn]
+        return engine.legal_actions(self._board, state)
 
-    def _tile_actions(self, camps, raided, res, seat, food, collect):
-        """Legal tile actions for `seat` (a list), or, with collect=False, whether there is one."""
-        own, opposing = camps[seat], camps[1 - seat]
-        construction, iron = res[CONSTRUCTION], res[IRON]
-        in_hand = self.camp_pieces - _popcount(own)
-        pieces_left = self.raiding_pieces - _popcount(raided)
-        vacant = self.full & ~(own | opposing | raided)
-        # Each kind's targets, 0 when it cannot be afforded (in TILE_ACTIONS order).
-        build = construction >= 1
-        if not own:
-            # RULING: a player with no camp on the board (only possible before their first
-            # camp, or in a position set up from a cell) may only camp on a vacant edge tile.
-            camp = vacant & self.edge_tiles if build and in_hand >= 1 else 0
-            raid = restore = raided_camp = attack = 0
-        else:
-            reach = self.neighbours(own) & ~own
-            near_vacant, near_raided = reach & vacant, reach & raided
-            camp = near_vacant if build and in_hand >= 1 else 0
-            raid = near_vacant if build and pieces_left >= 1 else 0
-            restore = near_raided if build else 0  # RULING: whoever raided it
-            raided_camp = near_raided if construction >= 2 and iron >= 1 and in_hand >= 1 else 0
-            # RULING: an attack needs a raiding piece in reserve to mark the tile.
-            attack = reach & opposing if iron >= 1 and food >= 1 and pieces_left >= 1 else 0
-        if not collect:
-            return bool(camp | raid | restore | raided_camp | attack)
-        acts: list[Action] = []
-        for table, mask in zip(self._tables, (camp, raid, restore, raided_camp, attack)):
-            while mask:  # one action per bit, lowest tile first
-                low = mask & -mask
-                acts.append(table[low.bit_length() - 1])
-                mask ^= low
-        return acts
+    def apply(self, s: AluState, action: Action) -> AluState:
+        return engine.apply(self._board, s, action)
 
     def can_act(self, state: AluState, seat: int) -> bool:
         """Whether `seat` has a legal action at the start of its next turn.
 
         RULING: food not usable yet counts here; it becomes usable at that next turn.
         """
-        res = state.resources[seat]
-        return self._can_act(state.camps, state.raided, res, seat)
-
-    def _can_act(self, camps, raided, res, seat) -> bool:
-        return self._tile_actions(camps, raided, res, seat, res[FOOD] + res[FOOD_PENDING],
-                                  collect=False)
-
-    def apply(self, s: AluState, action: Action) -> AluState:
-        seat = s.player
-        if action.type == END_TURN:
-            return self._pass_turn(s, s.camps, s.raided, s.resources, s.control)
-        kind = action.type
-        bit = 1 << self.index[action.tile]
-        other = 1 - seat
-        camps, raided, control = s.camps, s.raided, s.control
-        res = list(s.resources[seat])
-        cost_construction, cost_iron, cost_food = COSTS[kind]
-        res[CONSTRUCTION] -= cost_construction
-        res[CONSTRUCTION_SPENT] += cost_construction
-        res[IRON] -= cost_iron
-        res[IRON_SPENT] += cost_iron
-        res[FOOD] -= cost_food
-        res[FOOD_SPENT] += cost_food
-        # Control is updated around the tile (raids and restores leave it as it was).
-        if kind == "camp":
-            camps = _with(camps, seat, camps[seat] | bit)
-            control = self._control_after_camp(camps, control, seat, bit)
-        elif kind == "raid":
-            raided |= bit
-            res[FOOD_PENDING] += 1  # usable from this player's next turn
-        elif kind == "restore":
-            raided &= ~bit
-        elif kind == "raided_camp":
-            raided &= ~bit
-            camps = _with(camps, seat, camps[seat] | bit)
-            control = self._control_after_camp(camps, control, seat, bit)
-        else:  # attack: the camp goes back to its owner's hand and the tile is raided
-            camps = _with(camps, other, camps[other] & ~bit)
-            raided |= bit
-            control = self._control_after_attack(camps, control, seat, bit)
-        resources = _with(s.resources, seat, tuple(res))
-        # Instant ends, checked after every action.
-        if kind == "attack" and not camps[other]:
-            return self._over(s, camps, raided, resources, control, (seat,), ELIMINATED)
-        # Only the actor can gain control: its camps and attacks only ever cost the other side.
-        if _popcount(control[seat]) >= self.win_tiles:
-            return self._over(s, camps, raided, resources, control, (seat,), CONTROL)
-        if s.actions_left > 1:
-            # RULING: the game also ends when neither player has any legal action left, even
-            # with resources in hand (nothing either can do will change the board again).
-            if not (self._can_act(camps, raided, resources[seat], seat)
-                    or self._can_act(camps, raided, resources[other], other)):
-                return self._final_count(s, camps, raided, resources, control)
-            return AluState(self, camps, raided, resources, control, s.turn, seat,
-                            s.actions_left - 1, (), "")
-        return self._pass_turn(s, camps, raided, resources, control)
-
-    def _pass_turn(self, s, camps, raided, resources, control) -> AluState:
-        seat = s.player
-        res = resources[seat]
-        if res[FOOD_PENDING]:  # RULING: raided food becomes usable when the raider's turn ends
-            res = list(res)
-            res[FOOD] += res[FOOD_PENDING]
-            res[FOOD_PENDING] = 0
-            resources = _with(resources, seat, tuple(res))
-        nxt = 1 - seat
-        if not (self._can_act(camps, raided, resources[nxt], nxt)
-                or self._can_act(camps, raided, resources[seat], seat)):
-            return self._final_count(s, camps, raided, resources, control)
-        return AluState(self, camps, raided, resources, control, s.turn + 1, nxt,
-                        self.actions_per_turn, (), "")
-
-    def _final_count(self, s, camps, raided, resources, control) -> AluState:
-        """Neither player can act: more controlled tiles wins, equal is a draw."""
-        counts = (_popcount(control[0]), _popcount(control[1]))
-        if counts[0] == counts[1]:
-            winners: tuple[int, ...] = (0, 1)
-        else:
-            winners = (0,) if counts[0] > counts[1] else (1,)
-        return self._over(s, camps, raided, resources, control, winners, NO_ACTIONS)
-
-    def _over(self, s, camps, raided, resources, control, winners, reason) -> AluState:
-        return AluState(self, camps, raided, resources, control, s.turn, -1, 0, winners, reason)
+        camps = state.camps
+        return engine.can_act(self._board, camps[seat], camps[1 - seat], state.raided,
+                              state.resources[seat])
 
     # -- scoring -------------------------------------------------------------------------------
     def scores(self, state: AluState) -> dict[int, float]:
@@ -516,8 +356,8 @@ class AluRules(Rules[AluState, Action]):
         who = SEAT_NAMES[seat]
         kind = action.type
         if kind == END_TURN:
-            options = self._tile_actions(s.camps, s.raided, s.resources[seat], seat,
-                                         s.resources[seat][FOOD], collect=True)
+            options = engine.tile_actions(self._board, s.camps[seat], s.camps[1 - seat],
+                                          s.raided, s.resources[seat], s.resources[seat][FOOD])
             if options:
                 return (f"{who} still has {s.actions_left} action(s) this turn and a legal one "
                         f"({options[0]}); a turn ends early only when no action is possible")

@@ -6,7 +6,7 @@ written as a dict, and how a dict is read back with a clear error for anything w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ...core.options import _short_repr, is_whole_number, whole_number_problem
 from ...core.records import StateReader, record
@@ -20,7 +20,14 @@ TILE_CONTENTS = ("empty", "circle", "square", "raided")
 
 # Indexes into a seat's resource tuple. RULING: food has no upper limit; the text does not say
 # how many food sliders a counter holds.
-CONSTRUCTION, CONSTRUCTION_SPENT, IRON, IRON_SPENT, FOOD, FOOD_PENDING, FOOD_SPENT = range(7)
+# Final literals, so that compiled code (engine.py) reads them as constants.
+CONSTRUCTION: Final = 0
+CONSTRUCTION_SPENT: Final = 1
+IRON: Final = 2
+IRON_SPENT: Final = 3
+FOOD: Final = 4
+FOOD_PENDING: Final = 5
+FOOD_SPENT: Final = 6
 
 # Why a game ended (the "reason" of a result).
 ELIMINATED, CONTROL, NO_ACTIONS = "eliminated", "control", "no_actions"
@@ -32,10 +39,12 @@ class AluState(NamedTuple):
     """One position. Use `.to_dict()` for the documented plain-data form."""
 
     rules: AluRules
-    camps: tuple[int, int]  # per seat: bitmask of tiles holding that seat's camps
+    # The per-seat pairs are typed tuple[X, ...], so that compiled code (engine.py) passes on
+    # an unchanged pair as it is instead of unpacking it and building it again.
+    camps: tuple[int, ...]  # per seat: bitmask of tiles holding that seat's camps
     raided: int  # bitmask of raided tiles
-    resources: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, indexed by CONSTRUCTION...
-    control: tuple[int, int]  # per seat: bitmask of controlled tiles (derived, kept for speed)
+    resources: tuple[tuple[int, ...], ...]  # per seat, indexed by CONSTRUCTION...
+    control: tuple[int, ...]  # per seat: bitmask of controlled tiles (derived, kept for speed)
     turn: int  # 1 is circle's first turn
     player: int  # seat to act; -1 once over
     actions_left: int  # actions the current player still has this turn; 0 once over

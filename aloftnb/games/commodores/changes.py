@@ -1,10 +1,10 @@
-"""Small immutable updates the handlers share (a hex set on the map, a ship replaced, a stack or
-token count changed, resources gained or paid, a tally counted, an action recorded) and the
-reads they share (what a pool affords, a seat's fleet)."""
+"""Small immutable updates the handlers share (a record's fields changed, a hex set on the map, a
+ship replaced, a stack or token count changed, resources gained or paid, a tally counted, an
+action recorded) and the reads they share (what a pool affords, a seat's fleet)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .actions import ACTION_OF
 from .state import CommodoresState, Hex, Ship
@@ -13,6 +13,23 @@ if TYPE_CHECKING:
     from .rules import CommodoresRules
 
 Pools = tuple[tuple[int, ...], ...]
+R = TypeVar("R", CommodoresState, Ship, Hex)
+
+# Each record's {field: position}, for changed().
+_FIELDS: dict[type, dict[str, int]] = {
+    cls: {name: i for i, name in enumerate(cls._fields)} for cls in (CommodoresState, Ship, Hex)}
+
+
+def changed(record: R, **fields: Any) -> R:
+    """`record._replace(**fields)`, compiled with the handlers: the records' own _replace is a
+    Python call, the compiled build's largest cost outside its own code."""
+    cls: Any = type(record)
+    index = _FIELDS[cls]
+    values = list(record)
+    for name, value in fields.items():
+        values[index[name]] = value
+    new: R = tuple.__new__(cls, values)
+    return new
 
 
 def new_hex(rules: CommodoresRules, kind: str, number: int) -> Hex:
@@ -89,3 +106,32 @@ def did(s: CommodoresState, kind: str) -> tuple[str, ...]:
 
 def fleet(s: CommodoresState, seat: int) -> list[Ship]:
     return [ship for ship in s.ships if ship.owner == seat]
+
+
+# The rules' stats, occupied and edges (rules.py's methods call these): the hot paths call them
+# here, directly in the compiled build rather than as a Python class's methods.
+def stats(rules: CommodoresRules, ship: Ship) -> tuple[int, int, int, bool]:
+    """(move, forage, plunder, builds) of a ship with its upgrades."""
+    key = (ship.kind, ship.upgrades)
+    found = rules._stats.get(key)
+    if found is None:
+        card = rules.types[ship.kind]
+        ups = [card.upgrade(u) for u in ship.upgrades]
+        found = (card.move + sum(u.move for u in ups if u),
+                 card.forage + sum(u.forage for u in ups if u),
+                 card.plunder + sum(u.plunder for u in ups if u),
+                 card.builds or any(u.builds for u in ups if u))
+        rules._stats[key] = found
+    return found
+
+
+def occupied(s: CommodoresState) -> set[int]:
+    return {ship.corner for ship in s.ships}
+
+
+def edges(rules: CommodoresRules, s: CommodoresState, corner: int) -> list[int]:
+    """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
+    sides of placed hexes only)."""
+    hexes = s.hexes
+    return [other for other, a, b in rules._corner_links[corner]
+            if hexes[a] is not None or hexes[b] is not None]

@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING
 from ...core.action import Action
 from .actions import CommodoresAction
 from .catalogue import MERCHANT
-from .changes import credit, did, gain, new_hex, set_hex, stack_change, tally, token_change
+from .changes import (
+    changed,
+    credit,
+    did,
+    gain,
+    new_hex,
+    set_hex,
+    stack_change,
+    tally,
+    token_change,
+)
 from .state import (
     DRAW_HEX,
     DRAW_NUMBER,
@@ -67,7 +77,7 @@ def on_explore(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     space = rules.geometry.space_index[a.space] if rules.rulings < 2 else -1
     pools = gain(rules, s.pools, s.player, a.pay, -1)
-    return s._replace(pools=pools, done=did(s, "explore"), step=DRAW_HEX, target=space)
+    return changed(s, pools=pools, done=did(s, "explore"), step=DRAW_HEX, target=space)
 
 
 def on_terraform(rules: CommodoresRules, s: CommodoresState, a: Action
@@ -81,8 +91,8 @@ def on_terraform(rules: CommodoresRules, s: CommodoresState, a: Action
     # A resource hex and its number token leave the game.
     hexes = set_hex(s.hexes, space, None)
     pools = gain(rules, s.pools, s.player, a.pay, -1)
-    return s._replace(pools=pools, hexes=hexes, stack=stack,
-                      done=did(s, "terraform"), step=DRAW_HEX, target=space)
+    return changed(s, pools=pools, hexes=hexes, stack=stack,
+                   done=did(s, "terraform"), step=DRAW_HEX, target=space)
 
 
 # -- the draws -----------------------------------------------------------------------------------
@@ -105,36 +115,36 @@ def on_hex(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresS
     if rules.rulings >= 2:
         # RULING (rulings 2): the hex is revealed (and a leviathan pays its reward) when
         # drawn; the explorer then chooses where it goes (place_hex).
-        s = s._replace(stack=stack, tallies=tallies, step=PLACE_HEX, drawn=kind)
+        s = changed(s, stack=stack, tallies=tallies, step=PLACE_HEX, drawn=kind)
         if kind in rules.leviathan_ids:
             s = leviathan_found(rules, s, kind)
         return s
     fresh = s.fresh if s.target in s.fresh else s.fresh + (s.target,)
     placed = new_hex(rules, kind, 0)
-    s = s._replace(stack=stack, tallies=tallies, fresh=fresh,
-                   hexes=set_hex(s.hexes, s.target, placed))
+    s = changed(s, stack=stack, tallies=tallies, fresh=fresh,
+                hexes=set_hex(s.hexes, s.target, placed))
     if kind in rules.res_index:
         if any(s.tokens):
-            return s._replace(step=DRAW_NUMBER)
+            return changed(s, step=DRAW_NUMBER)
         # RULING: with no number tokens left, a resource hex is placed without a number.
     elif kind in rules.leviathan_ids:
         s = leviathan_found(rules, s, kind)
-    return s._replace(step=SHIPS, target=-1)
+    return changed(s, step=SHIPS, target=-1)
 
 
 def leviathan_found(rules: CommodoresRules, s: CommodoresState, kind: str) -> CommodoresState:
     reward = rules.catalogue.leviathan(kind).reward  # one reward on discovery
     seen = s.seen if kind in s.seen else s.seen + (kind,)
     pools = gain(rules, s.pools, s.player, reward, 1)
-    return s._replace(pools=pools, seen=seen, tallies=credit(s, pools, FROM_LEVIATHANS))
+    return changed(s, pools=pools, seen=seen, tallies=credit(s, pools, FROM_LEVIATHANS))
 
 
 def on_number(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
     h = s.hexes[s.target]
     assert h is not None
-    return s._replace(hexes=set_hex(s.hexes, s.target, h._replace(number=a.number)),
-                      tokens=token_change(s.tokens, a.number), step=SHIPS, target=-1)
+    return changed(s, hexes=set_hex(s.hexes, s.target, changed(h, number=a.number)),
+                   tokens=token_change(s.tokens, a.number), step=SHIPS, target=-1)
 
 
 # -- placing the hex drawn (rulings 2) -----------------------------------------------------------
@@ -179,9 +189,9 @@ def on_place_hex(rules: CommodoresRules, s: CommodoresState, a: Action
                  ) -> CommodoresState:
     space = rules.geometry.space_index[a.space]
     fresh = s.fresh if space in s.fresh else s.fresh + (space,)
-    s = s._replace(hexes=set_hex(s.hexes, space, new_hex(rules, s.drawn, 0)),
-                   fresh=fresh, drawn="")
-    if s.hexes[space].kind in rules.res_index and any(s.tokens):  # type: ignore[union-attr]
-        return s._replace(step=DRAW_NUMBER, target=space)
+    placed = new_hex(rules, s.drawn, 0)
+    hexes = set_hex(s.hexes, space, placed)
+    if placed.kind in rules.res_index and any(s.tokens):
+        return changed(s, hexes=hexes, fresh=fresh, drawn="", step=DRAW_NUMBER, target=space)
     # RULING: with no number tokens left, a resource hex is placed without a number.
-    return s._replace(step=SHIPS, target=-1)
+    return changed(s, hexes=hexes, fresh=fresh, drawn="", step=SHIPS, target=-1)

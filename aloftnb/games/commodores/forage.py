@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...core.action import Action
 from .actions import CommodoresAction
-from .changes import tally
+from .changes import changed, stats, tally
 from .state import FORAGED, CommodoresState
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def on_forage(rules: CommodoresRules, s: CommodoresState, a: Action
             h = hexes[space]
             if h is not None and h.number == number and h.kind in res_index:
                 if not forage:  # looked up only for ships next to the number called
-                    forage = rules.stats(ship)[1]
+                    forage = stats(rules, ship)[1]
                     if forage <= 0:
                         break
                 i = res_index[h.kind]
@@ -46,5 +46,5 @@ def on_forage(rules: CommodoresRules, s: CommodoresState, a: Action
         for seat in sorted(gaining):
             tallies = tally(tallies, seat, FORAGED, sum(gaining[seat]) - sum(s.pools[seat]))
     # The ships phase comes next, as FLOW says.
-    return s._replace(pools=pools, step=rules.step_after["forage"], tallies=tallies,
-                      forage_number=number)
+    return changed(s, pools=pools, step=rules.step_after["forage"], tallies=tallies,
+                   forage_number=number)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .changes import fleet
+from .changes import changed, fleet
 from .state import (
     EXPLORED,
     FELLED,
@@ -119,8 +119,7 @@ def check_goals(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
         new = tuple(sorted(new, key=order.__getitem__))[
             :max(0, rules.catalogue.goals_to_win - len(done))]
     completed = s.completed[:seat] + (s.completed[seat] + new,) + s.completed[seat + 1:]
-    s = s._replace(completed=completed)
     if len(completed[seat]) >= rules.catalogue.goals_to_win:
-        return s._replace(step=OVER, end="goals", active=-1, done=(), acted=(), fresh=(),
-                          target=-1, left=0)
-    return s
+        return changed(s, completed=completed, step=OVER, end="goals", active=-1, done=(),
+                       acted=(), fresh=(), target=-1, left=0)
+    return changed(s, completed=completed)

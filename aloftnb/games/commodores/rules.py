@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
-from ...core.chance import CHANCE
+from ...core.chance import CHANCE, weighted_choice
 from ...core.compiled import python_class
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
@@ -33,7 +33,7 @@ from ...core.rules import Rules
 from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions
 from ...kit.hexgrid import DIRECTIONS, hex_grid
-from . import checks, explore, forage, goals, refusals, setup, ships, texts
+from . import changes, checks, explore, forage, goals, refusals, setup, ships, texts
 from .actions import ACTIONS, A, CommodoresAction, cached, rulings_problem
 from .catalogue import CATALOGUE, Catalogue
 from .changes import new_hex
@@ -337,17 +337,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
     # -- ship stats ----------------------------------------------------------------------------
     def stats(self, ship: Ship) -> tuple[int, int, int, bool]:
         """(move, forage, plunder, builds) of a ship with its upgrades."""
-        key = (ship.kind, ship.upgrades)
-        found = self._stats.get(key)
-        if found is None:
-            card = self.types[ship.kind]
-            ups = [card.upgrade(u) for u in ship.upgrades]
-            found = (card.move + sum(u.move for u in ups if u),
-                     card.forage + sum(u.forage for u in ups if u),
-                     card.plunder + sum(u.plunder for u in ups if u),
-                     card.builds or any(u.builds for u in ups if u))
-            self._stats[key] = found
-        return found
+        return changes.stats(self, ship)
 
     # -- the game ------------------------------------------------------------------------------
     def initial_state(self, seed: int) -> CommodoresState:
@@ -376,14 +366,11 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
 
     # -- what a ship touches -------------------------------------------------------------------
     def occupied(self, s: CommodoresState) -> set[int]:
-        return {ship.corner for ship in s.ships}
+        return changes.occupied(s)
 
     def edges(self, s: CommodoresState, corner: int) -> list[int]:
-        """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
-        sides of placed hexes only)."""
-        hexes = s.hexes
-        return [other for other, a, b in self._corner_links[corner]
-                if hexes[a] is not None or hexes[b] is not None]
+        """Corners one edge away (changes.edges)."""
+        return changes.edges(self, s, corner)
 
     def touching(self, s: CommodoresState, corner: int) -> list[int]:
         """Spaces with a hex that meet at this corner."""
@@ -416,6 +403,11 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         if step == DRAW_HEX:
             return explore.hex_outcomes(self, s)
         raise IllegalAction("this is not a chance step: nothing is drawn now")
+
+    def sample_chance(self, s: CommodoresState, rng: random.Random) -> CommodoresAction:
+        """Rules.sample_chance, here so the compiled build calls chance_outcomes directly (the
+        core's is a Python call on every chance step)."""
+        return weighted_choice(self.chance_outcomes(s), rng)
 
     def apply(self, s: CommodoresState, action: Action) -> CommodoresState:
         """FLOW.apply, its handlers found with one lookup (the hot path): the handler of the

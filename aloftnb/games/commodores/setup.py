@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import A, CommodoresAction
+from .actions import CommodoresAction, cached
 from .changes import gain, stack_change, token_change
 from .state import FREE, GOAL, GOAL_NUMBER, PLACE, SET_ASIDE, SHIP_TYPE, CommodoresState, Ship
 
@@ -37,17 +37,17 @@ def skip_finished(rules: CommodoresRules, s: CommodoresState) -> CommodoresState
 # -- chance ----------------------------------------------------------------------------------
 def set_aside_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     left = [lv for lv in rules.leviathan_ids if lv not in s.set_aside]
-    return [(A("set_aside", leviathan=lv), 1 / len(left)) for lv in left]
+    return [(cached("set_aside", leviathan=lv), 1 / len(left)) for lv in left]
 
 
 def goal_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     left = [g.id for g in rules.catalogue.goals if g.id not in s.goals]
-    return [(A("goal", goal=g), 1 / len(left)) for g in left]
+    return [(cached("goal", goal=g), 1 / len(left)) for g in left]
 
 
 def ship_type_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     left = [t.id for t in rules.catalogue.shipyard if t.id not in s.ship_types]
-    return [(A("ship_type", ship=t), 1 / len(left)) for t in left]
+    return [(cached("ship_type", ship=t), 1 / len(left)) for t in left]
 
 
 def on_set_aside(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
@@ -81,7 +81,7 @@ def on_ship_type(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction
 # -- the seats' decisions --------------------------------------------------------------------
 def place_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
     taken = rules.occupied(s)
-    return [A("place", corner=rules.geometry.corner_name(c))
+    return [cached("place", corner=rules.geometry.corner_name(c))
             for c in rules.geometry.space_corners[0] if c not in taken]
 
 
@@ -94,7 +94,7 @@ def on_place(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
 
 
 def free_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
-    offered = [A("free", resource=r) for r in rules.catalogue.free_resources]
+    offered = [cached("free", resource=r) for r in rules.catalogue.free_resources]
     if rules.catch_up:  # a seat takes several, one at a time: never one its tracker cannot hold
         pool, cap, index = s.pools[s.player], rules.catalogue.pool_cap, rules.res_index
         room = [a for a in offered if pool[index[a.resource]] < cap]

@@ -10,7 +10,21 @@ from typing import TYPE_CHECKING
 from ...core.action import Action
 from .actions import CommodoresAction
 from .catalogue import MERCHANT, ShipType
-from .changes import affords_cost, credit, did, fleet, gain, pay, set_hex, set_ship, tally
+from .changes import (
+    affords_cost,
+    changed,
+    credit,
+    did,
+    edges,
+    fleet,
+    gain,
+    occupied,
+    pay,
+    set_hex,
+    set_ship,
+    stats,
+    tally,
+)
 from .explore import explore_options
 from .state import (
     FELLED,
@@ -34,10 +48,10 @@ if TYPE_CHECKING:
 def destinations(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[int]:
     """Where a ship may move: empty corners within its move value (moving through ships),
     or, when there are none, the nearest empty corners (RULING below)."""
-    move = rules.stats(ship)[0]
+    move = stats(rules, ship)[0]
     if move <= 0:
         return []
-    taken = rules.occupied(s)
+    taken = occupied(s)
     hexes, links = s.hexes, rules._corner_links
     distance = {ship.corner: 0}
     frontier = deque([ship.corner])
@@ -83,7 +97,7 @@ def ships_legal(rules: CommodoresRules, s: CommodoresState, seat: int
 
 def ship_actions(rules: CommodoresRules, s: CommodoresState) -> list[CommodoresAction]:
     ship = s.ships[s.active]
-    move, _forage, plunder, builds = rules.stats(ship)
+    _move, _forage, plunder, builds = stats(rules, ship)
     done = s.done
     pool = s.pools[s.player]
     hexes = s.hexes
@@ -130,8 +144,8 @@ def _builds(rules: CommodoresRules, s: CommodoresState, ship: Ship, pool: tuple[
             options.append(rules.types[type_id])
     if not options or len(fleet(s, s.player)) >= cat.ships_per_player:
         return []
-    taken = rules.occupied(s)
-    corners = [c for c in rules.edges(s, ship.corner) if c not in taken]
+    taken = occupied(s)
+    corners = [c for c in edges(rules, s, ship.corner) if c not in taken]
     if not corners:
         return []
     build_at = rules._build_at
@@ -141,7 +155,7 @@ def _builds(rules: CommodoresRules, s: CommodoresState, ship: Ship, pool: tuple[
 
 def _plunders(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
     out = []
-    near = set(rules.edges(s, ship.corner))
+    near = set(edges(rules, s, ship.corner))
     # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
     for other in s.ships:
         if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
@@ -159,15 +173,17 @@ def take_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[Co
 
 # -- applying ----------------------------------------------------------------------------------
 def on_ship(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
-    index = next(i for i, ship in enumerate(s.ships)
-                 if ship.owner == s.player and ship.captain == a.captain)
-    return s._replace(active=index, done=())
+    player, captain = s.player, a.captain
+    for index, ship in enumerate(s.ships):
+        if ship.owner == player and ship.captain == captain:
+            return changed(s, active=index, done=())
+    raise StopIteration  # as next() did: legal actions name only the seat's ships
 
 
 def on_move(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     ship = s.ships[s.active]
-    moved = ship._replace(corner=rules.geometry.corner_index[a.to])
-    return s._replace(ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
+    moved = changed(ship, corner=rules.geometry.corner_index[a.to])
+    return changed(s, ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
 
 
 def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: Action
@@ -177,9 +193,9 @@ def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: Action
     upgrade = card.upgrade(a.upgrade)
     assert upgrade is not None
     pools = pay(rules, s.pools, s.player, upgrade.cost)
-    upgraded = ship._replace(upgrades=ship.upgrades + (a.upgrade,))
-    return s._replace(ships=set_ship(s.ships, s.active, upgraded), pools=pools,
-                      cubes=s.cubes - 1, done=did(s, "upgrade"))
+    upgraded = changed(ship, upgrades=ship.upgrades + (a.upgrade,))
+    return changed(s, ships=set_ship(s.ships, s.active, upgraded), pools=pools,
+                   cubes=s.cubes - 1, done=did(s, "upgrade"))
 
 
 def on_build(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
@@ -197,21 +213,21 @@ def on_build(rules: CommodoresRules, s: CommodoresState, a: Action) -> Commodore
     else:
         i = s.ship_types.index(card.id)
         yard = yard[:i] + (yard[i] - 1,) + yard[i + 1:]
-    return s._replace(ships=ships, pools=pools, yard=yard, basic_built=basic_built,
-                      built_any=True, done=did(s, "build"))
+    return changed(s, ships=ships, pools=pools, yard=yard, basic_built=basic_built,
+                   built_any=True, done=did(s, "build"))
 
 
 def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     ship = s.ships[s.active]
-    plunder = rules.stats(ship)[2]
+    plunder = stats(rules, ship)[2]
     done = did(s, "plunder")
     if ":" in a.target:  # a rival's ship: take resources of your choice, one at a time
         seat = int(a.target.split(":")[0])
         # RULING: you take as many as your plunder value, or all the rival has if fewer.
         left = min(plunder, sum(s.pools[seat]))
         tallies = tally(s.tallies, s.player, SHIPS_PLUNDERED)
-        return s._replace(done=done, step=TAKE, target=seat, left=left, tallies=tallies)
+        return changed(s, done=done, step=TAKE, target=seat, left=left, tallies=tallies)
     space = rules.geometry.space_index[a.target]
     h = s.hexes[space]
     assert h is not None
@@ -223,34 +239,35 @@ def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
     tallies = credit(s, pools, FROM_LEVIATHANS)
     if health == 0:
         tallies = tally(tallies, s.player, FELLED)
-    return s._replace(done=done, pools=pools, tallies=tallies,
-                      hexes=set_hex(s.hexes, space, h._replace(health=health)))
+    return changed(s, done=done, pools=pools, tallies=tallies,
+                   hexes=set_hex(s.hexes, space, changed(h, health=health)))
 
 
 def on_take(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     pools = gain(rules, s.pools, s.target, a.resource, -1)
     pools = gain(rules, pools, s.player, a.resource, 1)
-    s = s._replace(tallies=credit(s, pools, PLUNDERED))
+    tallies = credit(s, pools, PLUNDERED)
     left = s.left - 1
     if left > 0 and sum(pools[s.target]) > 0:
-        return s._replace(pools=pools, left=left)
-    return s._replace(pools=pools, left=0, step=SHIPS, target=-1)
+        return changed(s, pools=pools, tallies=tallies, left=left)
+    return changed(s, pools=pools, tallies=tallies, left=0, step=SHIPS, target=-1)
 
 
 def on_trade(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
-    pools = gain(rules, s.pools, s.player, a.give, -2)
-    paid = s._replace(pools=pools)
-    pools = gain(rules, pools, s.player, a.get, 1)
-    tallies = tally(credit(paid, pools, TRADED), s.player, TRADES)
-    return s._replace(pools=pools, tallies=tallies, done=did(s, "trade"))
+    seat = s.player
+    paid = gain(rules, s.pools, seat, a.give, -2)
+    pools = gain(rules, paid, seat, a.get, 1)
+    # What the trade gained, counted after paying (the tracker's cap may take some).
+    traded = tally(s.tallies, seat, TRADED, sum(pools[seat]) - sum(paid[seat]))
+    return changed(s, pools=pools, tallies=tally(traded, seat, TRADES), done=did(s, "trade"))
 
 
 def on_end_ship(rules: CommodoresRules, s: CommodoresState, a: Action
                 ) -> CommodoresState:
-    s = s._replace(acted=s.acted + (s.active,), active=-1, done=())
-    if any(ship.owner == s.player and not ship.new and i not in s.acted
-           for i, ship in enumerate(s.ships)):
-        return s
+    acted, player = s.acted + (s.active,), s.player
+    for i, ship in enumerate(s.ships):
+        if ship.owner == player and not ship.new and i not in acted:
+            return changed(s, acted=acted, active=-1, done=())
     return next_turn(rules, s)  # RULING: the turn ends once every ship has acted
 
 
@@ -265,13 +282,12 @@ def next_turn(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
     turn = s.turn + 1
     ships = s.ships
     if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
-        ships = tuple(ship._replace(new=False) if ship.new else ship for ship in ships)
-    s = s._replace(turn=turn, player=(s.player + 1) % rules.players,
-                   step=rules.step_after["ships"], ships=ships, active=-1, done=(), acted=(),
-                   fresh=(), forage_number=0)
+        ships = tuple(changed(ship, new=False) if ship.new else ship for ship in ships)
+    step, end = rules.step_after["ships"], s.end
     if turn >= rules.turn_limit * rules.players:
-        return s._replace(step=OVER, end="turn_limit")
-    return s
+        step, end = OVER, "turn_limit"
+    return changed(s, turn=turn, player=(s.player + 1) % rules.players, step=step, end=end,
+                   ships=ships, active=-1, done=(), acted=(), fresh=(), forage_number=0)
 
 
 def rounds(rules: CommodoresRules, s: CommodoresState) -> int:
