@@ -238,6 +238,10 @@ def test_a_check_group_says_so_and_its_misses_are_disagreements_not_failures(tmp
     target, check = evidence_plot(table).children[1:]
     assert target.title.text == "seat 0 ahead"
     assert check.title.text == "seat 0 ahead, checked (a check)"
+    long = dict(checked, group="a group whose name runs on " * 4)
+    (tmp_path / "measurements.json").write_text(json.dumps({"groups": [long]}))
+    title = evidence_plot(evidence_table(tmp_path)).children[1].title.text
+    assert "\n" in title and title.endswith("(a check)")  # wrapped, so the end still shows
     missed = {"seat 0", "seat 1"}  # an edge of 0.8 puts both seats far from a half
     for fig, colour in ((target, "#d62728"), (check, "#ff7f0e")):
         data = fig.renderers[0].data_source.data

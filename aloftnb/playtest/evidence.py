@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import textwrap
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ SPEC_FILE = "measurements.json"
 RUNS = "runs"
 LEFT_OUT = ("moves",)  # long, and a game replays from its seed
 ROLES = ("target", "check")
+TITLE_CHARACTERS = 70  # what a plot title of the playtest plots' width holds
 
 
 @dataclass(frozen=True)
@@ -332,9 +334,11 @@ def evidence_plot(table: pd.DataFrame, title: str = "Evidence for the shipped nu
             "target_high": [100 * v for v in rows["target_high"]],
             "target": rows["target"].astype(str).tolist(), "games": rows["games"].tolist(),
             "colour": ["#2ca02c" if met else miss for met in rows["met"]]})
-        fig = figure(title=f"{group} (a check)" if check else str(group),
-                     y_range=FactorRange(factors=subjects), x_range=shared,
-                     width=WIDTH, height=50 + 22 * len(subjects), toolbar_location=None,
+        # A title does not wrap by itself: long group names are broken into lines.
+        title = textwrap.fill(f"{group} (a check)" if check else str(group), TITLE_CHARACTERS)
+        fig = figure(title=title, y_range=FactorRange(factors=subjects), x_range=shared,
+                     width=WIDTH, height=50 + 22 * len(subjects) + 16 * title.count("\n"),
+                     toolbar_location=None,
                      tools="hover", tooltips=[("", "@subject"), ("value", "@value{0.0}%"),
                                               ("95%", "@low{0.0} to @high{0.0}"),
                                               ("target", "@target"), ("games", "@games")])
