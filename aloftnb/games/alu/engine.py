@@ -35,10 +35,6 @@ RESTORE: Final = 2
 RAIDED_CAMP: Final = 3
 ATTACK: Final = 4
 END: Final = 5
-# What each kind costs: construction, iron, food (rules.COSTS by name).
-COST_CONSTRUCTION: Final = (1, 1, 1, 2, 0, 0)
-COST_IRON: Final = (0, 0, 0, 1, 1, 0)
-COST_FOOD: Final = (0, 0, 0, 0, 1, 0)
 
 
 @final
@@ -46,22 +42,20 @@ class Board:
     """One rules object's board masks, piece counts and action tables."""
 
     def __init__(self, rules: AluRules, kinds: dict[str, int],
-                 tables: tuple[tuple[Action, ...], ...], end_turn: Action) -> None:
-        cols: int = rules.columns
-        rows: int = rules.rows
+                 tables: tuple[tuple[Action, ...], ...], end_turn: Action,
+                 costs: tuple[tuple[int, int, int], ...]) -> None:
         self.rules = rules
-        self.columns = cols
-        self.full = (1 << (cols * rows)) - 1
-        left = 0
-        for r in range(rows):
-            left |= 1 << (r * cols)
-        self.left = left
-        self.right = left << (cols - 1)
-        self.top = (1 << cols) - 1
-        self.bottom = self.top << (cols * (rows - 1))
-        self.edge_tiles = self.top | self.bottom | self.left | self.right
-        self.not_left = self.full & ~left
-        self.not_right = self.full & ~self.right
+        self.columns: int = rules.columns
+        # The rules' masks, typed here so that compiled code reads them as whole numbers.
+        self.full: int = rules.full
+        top, bottom, left, right = rules.edge_masks
+        self.top: int = top
+        self.bottom: int = bottom
+        self.left: int = left
+        self.right: int = right
+        self.edge_tiles: int = rules.edge_tiles
+        self.not_left: int = rules.not_left
+        self.not_right: int = rules.not_right
         self.camp_pieces: int = rules.camp_pieces
         self.raiding_pieces: int = rules.raiding_pieces
         self.win_tiles: int = rules.win_tiles
@@ -70,6 +64,7 @@ class Board:
         self.kinds = kinds
         self.tables = tables
         self.end_turn = end_turn
+        self.costs = costs  # (construction, iron, food) by kind: rules.COSTS in kind order
 
 
 def neighbours(b: Board, mask: int) -> int:
@@ -212,7 +207,7 @@ def apply(b: Board, s: AluState, action: Action) -> AluState:
             mine, theirs = control_after_camp(b, own, opposing, mine, control[other], bit)
         camps = (opposing, own) if seat else (own, opposing)
         control = (theirs, mine) if seat else (mine, theirs)
-    c, i, f = COST_CONSTRUCTION[kind], COST_IRON[kind], COST_FOOD[kind]
+    c, i, f = b.costs[kind]
     spent: tuple[int, ...] = (
         res[CONSTRUCTION] - c, res[CONSTRUCTION_SPENT] + c, res[IRON] - i, res[IRON_SPENT] + i,
         res[FOOD] - f, pending, res[FOOD_SPENT] + f)

@@ -146,8 +146,10 @@ class AluRules(Rules[AluState, Action]):
         self._board = self._fast_path_board()
 
     def _fast_path_board(self) -> engine.Board:
-        kinds = {kind: n for n, kind in enumerate((*TILE_ACTIONS, END_TURN))}
-        return engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn)
+        order = (*TILE_ACTIONS, END_TURN)
+        kinds = {kind: n for n, kind in enumerate(order)}
+        return engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn,
+                            tuple(COSTS[kind] for kind in order))
 
     # A compiled Board cannot be pickled: a pickled rules object leaves it out and builds it again.
     def __getstate__(self) -> dict[str, Any]:
