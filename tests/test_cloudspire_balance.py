@@ -93,17 +93,24 @@ def test_the_shipped_levels_get_harder_in_order():
             assert row == sorted(row), (key, seats, row)
 
 
-def test_difficulty_defaults_to_normal_and_old_saves_keep_the_learning_opponent():
-    assert aloftnb.new_match("cloudspire", players=1, mode="solo").options["difficulty"] == \
-        "normal"
-    m = aloftnb.new_match("cloudspire", players=1, mode="solo", seed=2, difficulty="learning")
-    for _ in range(30):
+def played_and_saved_before(option: str, moves: int, **settings):
+    """A match played up to `moves` moves (the last legal one each time), and its save loaded
+    again as one written before `option` existed (the option left out): it replays as played."""
+    m = aloftnb.new_match("cloudspire", **settings)
+    for _ in range(moves):
         if m.is_over:
             break
         m.play(m.legal_actions()[-1])
     data = m.to_dict()
-    del data["options"]["difficulty"]  # a save from before the option: it replays as played
-    old = aloftnb.Match.from_dict(data)
+    del data["options"][option]
+    return m, aloftnb.Match.from_dict(data)
+
+
+def test_difficulty_defaults_to_normal_and_old_saves_keep_the_learning_opponent():
+    assert aloftnb.new_match("cloudspire", players=1, mode="solo").options["difficulty"] == \
+        "normal"
+    m, old = played_and_saved_before("difficulty", 30, players=1, mode="solo", seed=2,
+                                     difficulty="learning")
     assert old.options["difficulty"] == "learning" and old.state == m.state
 
 
@@ -168,14 +175,8 @@ def test_a_designers_competitive_gates_are_used_and_a_count_they_leave_out_uses_
 
 
 def test_a_save_from_before_the_gate_layout_option_replays_on_the_original_gates():
-    m = aloftnb.new_match("cloudspire", players=4, seed=2, gate_layout="original")
-    for _ in range(60):
-        if m.is_over:
-            break
-        m.play(m.legal_actions()[-1])
-    data = m.to_dict()
-    del data["options"]["gate_layout"]  # a save from before the option: it replays as played
-    old = aloftnb.Match.from_dict(data)
+    m, old = played_and_saved_before("gate_layout", 60, players=4, seed=2,
+                                     gate_layout="original")
     assert old.options["gate_layout"] == "original" and old.state == m.state
     original = tuple(shipped_catalogue_data()["map"]["gates"]["4"])
     assert old.rules.gate_hexes == original
