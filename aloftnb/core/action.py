@@ -13,30 +13,37 @@ from .words import with_article
 _SCALARS = (str, int, float, bool, type(None))
 
 
-class Action:
+class Action(tuple[Any, ...]):
     """One move in a game: a `type` plus a few named JSON-scalar parameters.
 
     Actions compare and hash by value, so they can be looked up in a list of legal actions.
     Games subclass it to give `str()` a readable sentence.
+
+    An action is the tuple `(type, sorted (name, value) pairs)`, so hashing and comparing run
+    at C speed (the bots' trees and `action in legal` do both all the time), and its fields sit
+    in its instance dict, so `action.balloon` is a plain attribute read, not a Python call.
     """
 
-    __slots__ = ("type", "_params", "_key")
     # {type: sentence}: filled in by the game's ActionTypes declaration (format string or function)
     _texts: ClassVar[dict[str, str | Callable[[dict[str, Any]], str]]] = {}
+    type: str
+    _params: dict[str, Any]
 
-    def __init__(self, type: str, **params: Any) -> None:
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "_params", params)
+    def __new__(cls, type: str, **params: Any) -> Action:  # noqa: PYI034 (games subclass it)
         # Sorted, so {"balloon": ..., "truck": ...} and {"truck": ..., "balloon": ...} are equal.
-        object.__setattr__(self, "_key", (type, tuple(sorted(params.items()))))
+        self = tuple.__new__(cls, (type, tuple(sorted(params.items()))))
+        fields = self.__dict__
+        fields.update(params)
+        fields["type"], fields["_params"] = type, params
+        return self
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._params[name]
-        except KeyError:
-            raise AttributeError(f"{self.type!r} action has no {name!r}") from None
+    def __getattr__(self, name: str) -> Any:  # only reached for a field the action lacks
+        raise AttributeError(f"{self.type!r} action has no {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("actions are immutable")
 
     @property
@@ -45,12 +52,6 @@ class Action:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, **self._params}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self._key == other._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self._params.items())

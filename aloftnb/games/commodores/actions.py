@@ -133,6 +133,7 @@ CHANCE_TYPES = ACTIONS.chance_names
 
 def rulings_problem(rulings: int, data: Any) -> str | None:
     """Why a refused action belongs to the other rulings (None: it does not)."""
+    kind: Any
     if isinstance(data, Action):
         kind, fields = data.type, data.params
     elif isinstance(data, dict):
