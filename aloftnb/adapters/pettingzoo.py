@@ -37,7 +37,6 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "aloftnb.pettingzoo needs PettingZoo, gymnasium and numpy, which aloftnb does not "
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
-from ..core.action import Action
 from ..core.chance import chance_rng
 from ..core.options import _short_repr, seed_problem
 from ..core.registry import rules_class
@@ -92,8 +91,7 @@ class AloftnbEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (count,), np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._seeds = random.Random()
-        # action -> index, looked up at every step (an Action by its key: a plain tuple
-        # hashes and compares faster than the Action)
+        # action -> index, looked up at every step
         self._indices: dict[Any, int] = {}
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._count, self._shape = count, tuple(shape)
@@ -204,10 +202,9 @@ class AloftnbEnv(AECEnv):
             moves = self._moves = {}
             indices, to_index = self._indices, self.rules.action_to_index
             for move in self.rules.legal_actions(self.game_state):
-                key = move._key if isinstance(move, Action) else move
-                index = indices.get(key)
+                index = indices.get(move)  # actions hash as tuples, at C speed
                 if index is None:
-                    index = indices[key] = to_index(move)
+                    index = indices[move] = to_index(move)
                 if index not in moves:
                     moves[index] = move
         return moves
