@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
-from ...kit.tuples import with_item
+from ...kit.tuples import new_record, with_item
 from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState
 from .wind import fixed_wind
 
@@ -137,24 +137,21 @@ def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
              sky: tuple[int, ...], row: tuple[int, ...]) -> BalloonsState:
     """The state after an advance: the game ends, or the next seat's turn begins, with the wind
     phase in the choice edition, after the wind has blown by itself in the fixed edition."""
-    trucks, safety, turn = s.trucks, s.safety, s.turn + 1
-    player = (s.player + 1) % rules.players
+    trucks, safety, text, over = s.trucks, s.safety, "", s.lead_passed
+    player, step = (s.player + 1) % rules.players, ADVANCE
     # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
     # has passed: that turn's advance was the last.
-    if s.lead_passed:
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, -1, OVER, "", True)
-    if not any(sky):
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, player, ADVANCE, "", False)
-    if rules.edition == "choice":
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, player, WIND, "", False)
-    # RULING (fixed edition): the wind of the next player's turn is applied right here, after
-    # this advance, so the state that player sees already shows it in `wind`.
-    trucks, safety, text = fixed_wind(trucks, safety)
-    if trucks[-1] > rules.columns:  # the game ends before that player advances
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, -1, OVER, text, True)
-    return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                         s.colours, turn, player, ADVANCE, text, False)
+    if over:
+        player, step = -1, OVER
+    elif not any(sky):
+        pass  # nothing flies: the next seat advances with no wind first
+    elif rules.edition == "choice":
+        step = WIND
+    else:
+        # RULING (fixed edition): the wind of the next player's turn is applied right here,
+        # after this advance, so the state that player sees already shows it in `wind`.
+        trucks, safety, text = fixed_wind(trucks, safety)
+        if trucks[-1] > rules.columns:  # the game ends before that player advances
+            player, step, over = -1, OVER, True
+    return new_record(BalloonsState, rules, trucks, safety, status, where, altitude, load, sky,
+                      row, s.colours, s.turn + 1, player, step, text, over)
