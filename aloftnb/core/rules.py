@@ -116,10 +116,26 @@ class Rules(ABC, Generic[StateT, ActionT]):
         self.players = players
         self.options = resolve_options(self.name, self.option_spec, options)
         self.configure()
+        self.build_fast_tables()
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         """Check the player count against the options, precompute tables; raise InvalidOptions."""
+
+    # The attributes `build_fast_tables` sets: objects of a compiled engine's own classes, which
+    # pickle cannot hold, so a pickled rules object leaves them out and builds them again.
+    fast_tables: ClassVar[tuple[str, ...]] = ()
+
+    def build_fast_tables(self) -> None:
+        """After `configure` (and after unpickling): build the tables a compiled fast path reads
+        as typed fields (ALU's engine.Board, balloons' advance.Tables). Nothing by default."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key not in self.fast_tables}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.build_fast_tables()
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
