@@ -217,3 +217,23 @@ def test_a_type_without_a_declared_sentence_reads_as_its_str() -> None:
 def test_a_sentence_using_an_unknown_word_names_it() -> None:
     with pytest.raises(KeyError, match=r"uses \{who\}, which is neither a field of a sail"):
         SAILING.done(Sail("sail", port="Ankar"), note="")
+
+
+def test_an_action_is_a_value_with_its_fields_as_attributes():
+    import copy
+    import pickle
+
+    step = Move("step", at="a", to="b")
+    assert (step.type, step.at, step.to) == ("step", "a", "b")
+    # by value, whatever order the fields were given in: usable as a key
+    assert step == Move("step", to="b", at="a")
+    assert hash(step) == hash(Move("step", to="b", at="a"))
+    assert {step: 1}[Move("step", to="b", at="a")] == 1
+    assert step != Move("step", at="a", to="c") and step != Move("wait")
+    for kept in (pickle.loads(pickle.dumps(step)), copy.deepcopy(step)):
+        assert kept == step and type(kept) is Move and kept.to == "b"
+    with pytest.raises(AttributeError, match="immutable"):
+        step.at = "c"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="'step' action has no 'far'"):
+        step.far  # noqa: B018
+    assert step.to_dict() == {"type": "step", "at": "a", "to": "b"} and step.at == "a"

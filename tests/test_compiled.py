@@ -106,3 +106,20 @@ def test_a_compiled_module_function_binds_as_a_method():
 
     assert Board().area(2) == 6
     assert Board.area(Board(), 4) == 12
+
+
+@needs_build
+def test_a_flow_games_legal_actions_and_apply_run_compiled():
+    """A flow game's derived methods live in the compiled flow.py, bound through
+    compiled.method, so the fast path passes through no interpreted frame."""
+    import types
+
+    from aloftnb.core import flow
+    from aloftnb.core.registry import make_rules
+
+    rules = make_rules("balloons", 3)
+    assert not isinstance(flow.apply_by_flow, types.FunctionType)  # compiled, not Python
+    assert rules.apply.__func__ is flow.apply_by_flow
+    assert rules.legal_actions.__func__ is flow.legal_by_flow
+    state = rules.initial_state(0)
+    assert rules.legal_actions(state) == flow.Flow.legal(rules.flow, rules, state, 0)

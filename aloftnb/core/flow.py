@@ -29,13 +29,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ..errors import InvalidGame
+from .chance import CHANCE
 
 # What every game records in its phase field (or its stage field, when it records only its
 # stage) once the game has ended: the one game-over marker, declared as `Flow(ended=OVER)`.
-OVER = "over"
+OVER: Final = "over"
 
 # (rules, state or draft, action) -> the next state (None: the draft it changed).
 Handler = Callable[[Any, Any, Any], Any]
@@ -430,3 +431,24 @@ class Flow:
                            for s in phase.stages],
             })
         return out
+
+
+# -- a flow game's legal_actions and apply -------------------------------------------------------
+# Rules installs these as the methods of a game with a flow that writes neither (rules.py): they
+# live here, in a compiled module, so the fast path does not pass through an interpreted frame.
+def apply_by_flow(rules: Any, state: Any, action: Any) -> Any:
+    """`apply` for a game with a flow: the handler its phase and stage declare."""
+    flow: Flow = rules.flow
+    return flow.apply(rules, state, action)
+
+
+def legal_by_flow(rules: Any, state: Any) -> list[Any]:
+    """`legal_actions` for a game with a flow: nothing once it is over, the chance outcomes at a
+    chance step, else the `legal` function of the phase's (or stage's) declaration."""
+    seat = rules.current_player(state)
+    if seat is None:
+        return []
+    if seat == CHANCE:
+        return [outcome for outcome, _ in rules.chance_outcomes(state)]
+    flow: Flow = rules.flow
+    return flow.legal(rules, state, seat)

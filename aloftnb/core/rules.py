@@ -26,7 +26,8 @@ from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, ActionTypes, parse_action_dict
 from .chance import CHANCE, weighted_choice
-from .flow import Flow
+from .compiled import method
+from .flow import Flow, apply_by_flow, legal_by_flow
 from .options import Option, resolve_options, whole_number_problem
 from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
@@ -103,9 +104,10 @@ class Rules(ABC, Generic[StateT, ActionT]):
         # Installed before ABCMeta counts the abstract methods, so a flow game need not write
         # them; a game that writes its own keeps it.
         if cls.apply is Rules.apply:
-            cls.apply = Rules._apply_by_flow  # type: ignore[method-assign]
+            # the descriptor, not Rules._apply_by_flow: a compiled function binds through it
+            cls.apply = Rules.__dict__["_apply_by_flow"]  # type: ignore[method-assign]
         if cls.legal_actions is Rules.legal_actions:
-            cls.legal_actions = Rules._legal_by_flow  # type: ignore[method-assign]
+            cls.legal_actions = Rules.__dict__["_legal_by_flow"]  # type: ignore[method-assign]
 
     def __init__(self, players: int, **options: Any) -> None:
         problem = whole_number_problem(players, 1, 100)
@@ -114,10 +116,26 @@ class Rules(ABC, Generic[StateT, ActionT]):
         self.players = players
         self.options = resolve_options(self.name, self.option_spec, options)
         self.configure()
+        self.build_fast_tables()
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         """Check the player count against the options, precompute tables; raise InvalidOptions."""
+
+    # The attributes `build_fast_tables` sets: objects of a compiled engine's own classes, which
+    # pickle cannot hold, so a pickled rules object leaves them out and builds them again.
+    fast_tables: ClassVar[tuple[str, ...]] = ()
+
+    def build_fast_tables(self) -> None:
+        """After `configure` (and after unpickling): build the tables a compiled fast path reads
+        as typed fields (ALU's engine.Board, balloons' advance.Tables). Nothing by default."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key not in self.fast_tables}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.build_fast_tables()
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
@@ -235,22 +253,9 @@ class Rules(ABC, Generic[StateT, ActionT]):
             return self.flow.round_of(self, state)
         return 1
 
-    def _apply_by_flow(self, state: StateT, action: ActionT) -> StateT:
-        """`apply` for a game with a flow: the handler its phase and stage declare."""
-        assert self.flow is not None
-        after: StateT = self.flow.apply(self, state, action)
-        return after
-
-    def _legal_by_flow(self, state: StateT) -> list[ActionT]:
-        """`legal_actions` for a game with a flow: nothing once it is over, the chance outcomes
-        at a chance step, else the `legal` function of the phase's (or stage's) declaration."""
-        assert self.flow is not None
-        seat = self.current_player(state)
-        if seat is None:
-            return []
-        if seat == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes(state)]
-        return self.flow.legal(self, state, seat)
+    # `apply` and `legal_actions` of a game with a flow (flow.py; compiled with it, so `method`)
+    _apply_by_flow = method(apply_by_flow)
+    _legal_by_flow = method(legal_by_flow)
 
     # -- chance --------------------------------------------------------------------------------
     def is_chance(self, state: StateT) -> bool:

@@ -143,21 +143,14 @@ class AluRules(Rules[AluState, Action]):
         self._actions = {kind: tuple(AluAction(kind, tile=t) for t in self.tiles)
                          for kind in TILE_ACTIONS}
         self._end_turn = AluAction(END_TURN)
-        self._board = self._fast_path_board()
 
-    def _fast_path_board(self) -> engine.Board:
+    fast_tables = ("_board",)
+
+    def build_fast_tables(self) -> None:
         order = (*TILE_ACTIONS, END_TURN)
         kinds = {kind: n for n, kind in enumerate(order)}
-        return engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn,
-                            tuple(COSTS[kind] for kind in order))
-
-    # A compiled Board cannot be pickled: a pickled rules object leaves it out and builds it again.
-    def __getstate__(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key != "_board"}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._board = self._fast_path_board()
+        self._board = engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn,
+                                   tuple(COSTS[kind] for kind in order))
 
     def neighbours(self, mask: int) -> int:
         """Tiles orthogonally next to any tile of `mask` (may include tiles of `mask`)."""

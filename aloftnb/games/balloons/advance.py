@@ -8,15 +8,41 @@ the fixed edition's wind and the next seat's advance, or the choice edition's wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, final
 
 from ...core.action import Action
-from ...kit.tuples import with_item
+from ...kit.tuples import new_record, with_item
+from .actions import BalloonAction
 from .state import ADVANCE, FLYING, INFLATED, OVER, PACKED, UNPACKED, WIND, BalloonsState
 from .wind import fixed_wind
 
 if TYPE_CHECKING:
     from .rules import BalloonsRules
+
+
+@final
+class Tables:
+    """One rules object's numbers and action tables, as the advance reads them at every step.
+
+    A compiled class: compiled code reads its typed fields directly, where each read of the
+    (Python) rules object is a dictionary lookup. Built by the rules from their own tables."""
+
+    def __init__(self, rules: BalloonsRules) -> None:
+        self.players: int = rules.players
+        self.columns: int = rules.columns
+        self.altitudes: int = rules.altitudes
+        self.solo: bool = rules.solo_rules
+        self.choice: bool = rules.edition == "choice"
+        self.index: dict[str, int] = rules.index
+        self.colours: tuple[frozenset[int], ...] = rules.balloon_colours
+        self.balloons: range = rules._balloon_range
+        self.ascend: list[BalloonAction] = rules._ascend
+        self.inflate: list[BalloonAction] = rules._inflate
+        self.launch: list[BalloonAction] = rules._launch
+        self.unpack: list[list[BalloonAction]] = rules._unpack
+        self.unpacks_by_free: dict[tuple[int, ...], list[tuple[Action, ...]]] = \
+            rules._unpacks_by_free
+        self.pass_turn: list[BalloonAction] = rules._pass
 
 
 def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
@@ -25,53 +51,52 @@ def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
     acts: list[Action] = []
     where, altitude, sky, trucks = s.where, s.altitude, s.sky, s.trucks
     unpacks: list[tuple[Action, ...]] | None = None  # per balloon, found at the first packed one
-    top, columns, solo = rules.altitudes, rules.columns, rules.solo_rules
+    t: Tables = rules.tables
+    top, columns, solo = t.altitudes, t.columns, t.solo
     first = s.row[0] if (solo and s.row) else -1
     for b, st in enumerate(s.status):
         if st == FLYING:
             a = altitude[b] + 1
             c = where[b]
             if (a <= top and not (sky[a] >> (c - 1)) & 7 and not (sky[a + 1] >> c) & 1
-                    and (not solo or diagonals_clear(rules, s, b, c, a))):
-                acts.append(rules._ascend[b])
+                    and (not solo or diagonals_clear(t, s, b, c, a))):
+                acts.append(t.ascend[b])
         elif st == PACKED:
             if not solo or b == first:
                 if unpacks is None:
-                    unpacks = unpacks_onto_free_trucks(rules, s.load)
+                    unpacks = unpacks_onto_free_trucks(t, s.load)
                 acts.extend(unpacks[b])
         elif st == UNPACKED:
-            acts.append(rules._inflate[b])
+            acts.append(t.inflate[b])
         else:  # inflated
             # RULING: a truck beyond the last column (choice edition, final advance) has no sky
             # above it, so its balloon cannot launch.
             c = trucks[where[b]]
             if (c <= columns and not (sky[1] >> (c - 1)) & 7 and not (sky[2] >> c) & 1
-                    and (not solo or diagonals_clear(rules, s, b, c, 1))):
-                acts.append(rules._launch[b])
-    return acts or list(rules._pass)  # RULING: pass is an explicit action
+                    and (not solo or diagonals_clear(t, s, b, c, 1))):
+                acts.append(t.launch[b])
+    return acts or list(t.pass_turn)  # RULING: pass is an explicit action
 
 
-def unpacks_onto_free_trucks(rules: BalloonsRules, load: tuple[int, ...]
-                             ) -> list[tuple[Action, ...]]:
+def unpacks_onto_free_trucks(t: Tables, load: tuple[int, ...]) -> list[tuple[Action, ...]]:
     """Per balloon, its unpack actions onto the trucks that carry nothing, in truck order.
 
     Kept per set of free trucks (at most 2**trucks of them), so the fast path looks them up."""
     free = tuple([k for k, b in enumerate(load) if b < 0])  # RULING: one per truck, both editions
-    found = rules._unpacks_by_free.get(free)
+    found = t.unpacks_by_free.get(free)
     if found is None:
-        found = [tuple(table[k] for k in free) for table in rules._unpack]
-        rules._unpacks_by_free[free] = found
+        found = [tuple(table[k] for k in free) for table in t.unpack]
+        t.unpacks_by_free[free] = found
     return found
 
 
-def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
-                    altitude: int) -> bool:
+def diagonals_clear(t: Tables, s: BalloonsState, b: int, column: int, altitude: int) -> bool:
     """Solo rule: no flying balloon sharing a colour with `b` diagonally next to the cell.
 
     RULING: only flying balloons count (balloons on trucks are below the sky), and specials,
     which carry no colour, never share one.
     """
-    mine = rules.balloon_colours[b]
+    mine = t.colours[b]
     if not mine:
         return True
     sky = s.sky
@@ -79,10 +104,10 @@ def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
         return True  # nothing flies on a diagonal (columns c-1 and c+1 one altitude off)
     corners = {(column - 1, altitude - 1), (column + 1, altitude - 1),
                (column - 1, altitude + 1), (column + 1, altitude + 1)}
-    for other in rules._balloon_range:
+    for other in t.balloons:
         if (other != b and s.status[other] == FLYING
                 and (s.where[other], s.altitude[other]) in corners
-                and mine & rules.balloon_colours[other]):
+                and mine & t.colours[other]):
             return False
     return True
 
@@ -90,21 +115,21 @@ def diagonals_clear(rules: BalloonsRules, s: BalloonsState, b: int, column: int,
 # -- the advances, one handler per action type (the flow table in rules.py names them) -----------
 def unpack(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """Take a packed balloon from the row onto an empty launch-zone truck."""
-    b, k = rules.index[action.balloon], action.truck
+    b, k = rules.tables.index[action.balloon], action.truck
     return end_turn(rules, s, with_item(s.status, b, UNPACKED), with_item(s.where, b, k),
                     s.altitude, with_item(s.load, k, b), s.sky,
                     tuple([x for x in s.row if x != b]))
 
 
 def inflate(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    b = rules.index[action.balloon]
+    b = rules.tables.index[action.balloon]
     return end_turn(rules, s, with_item(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
                     s.row)
 
 
 def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """The balloon leaves its truck for altitude 1 of the column above it."""
-    b = rules.index[action.balloon]
+    b = rules.tables.index[action.balloon]
     k = s.where[b]
     c = s.trucks[k]
     sky = s.sky
@@ -114,7 +139,7 @@ def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsSt
 
 
 def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    b = rules.index[action.balloon]
+    b = rules.tables.index[action.balloon]
     c, a = s.where[b], s.altitude[b]
     rows = list(s.sky)
     rows[a] &= ~(1 << c)
@@ -137,24 +162,22 @@ def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
              sky: tuple[int, ...], row: tuple[int, ...]) -> BalloonsState:
     """The state after an advance: the game ends, or the next seat's turn begins, with the wind
     phase in the choice edition, after the wind has blown by itself in the fixed edition."""
-    trucks, safety, turn = s.trucks, s.safety, s.turn + 1
-    player = (s.player + 1) % rules.players
+    t: Tables = rules.tables
+    trucks, safety, text, over = s.trucks, s.safety, "", s.lead_passed
+    player, step = (s.player + 1) % t.players, ADVANCE
     # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
     # has passed: that turn's advance was the last.
-    if s.lead_passed:
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, -1, OVER, "", True)
-    if not any(sky):
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, player, ADVANCE, "", False)
-    if rules.edition == "choice":
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, player, WIND, "", False)
-    # RULING (fixed edition): the wind of the next player's turn is applied right here, after
-    # this advance, so the state that player sees already shows it in `wind`.
-    trucks, safety, text = fixed_wind(trucks, safety)
-    if trucks[-1] > rules.columns:  # the game ends before that player advances
-        return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                             s.colours, turn, -1, OVER, text, True)
-    return BalloonsState(rules, trucks, safety, status, where, altitude, load, sky, row,
-                         s.colours, turn, player, ADVANCE, text, False)
+    if over:
+        player, step = -1, OVER
+    elif not any(sky):
+        pass  # nothing flies: the next seat advances with no wind first
+    elif t.choice:
+        step = WIND
+    else:
+        # RULING (fixed edition): the wind of the next player's turn is applied right here,
+        # after this advance, so the state that player sees already shows it in `wind`.
+        trucks, safety, text = fixed_wind(trucks, safety)
+        if trucks[-1] > t.columns:  # the game ends before that player advances
+            player, step, over = -1, OVER, True
+    return new_record(BalloonsState, rules, trucks, safety, status, where, altitude, load, sky,
+                      row, s.colours, s.turn + 1, player, step, text, over)

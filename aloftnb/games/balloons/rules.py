@@ -173,6 +173,11 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self._wind_legal: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}  # wind.py
         self._balloon_range = range(n)
 
+    fast_tables = ("tables",)
+
+    def build_fast_tables(self) -> None:
+        self.tables = advance.Tables(self)  # what the advance reads at every step
+
     @property
     def higher_score_wins(self) -> bool:
         return self.mode == "competitive"  # RULING: solo and cooperative: lower is better

@@ -8,7 +8,7 @@ The rules themselves are in rules.py and the phase modules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ...core.flow import OVER
 from ...core.options import _short_repr, packaged_json, whole_number_problem
@@ -17,10 +17,15 @@ from ...core.records import StateReader, record
 if TYPE_CHECKING:
     from .rules import BalloonsRules
 
-PACKED, UNPACKED, INFLATED, FLYING = 0, 1, 2, 3
+# Final, so the compiled engine holds them as numbers instead of looking them up each time
+PACKED: Final = 0
+UNPACKED: Final = 1
+INFLATED: Final = 2
+FLYING: Final = 3
 STATUS_NAMES = ("packed", "unpacked", "inflated", "flying")
 # A state's `step`: its phase (advance or wind), or OVER once the game has ended.
-ADVANCE, WIND = "advance", "wind"
+ADVANCE: Final = "advance"
+WIND: Final = "wind"
 ADVANCE_TYPES = ("unpack", "inflate", "launch", "ascend")
 
 
