@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .actions import ACTION_OF
 from .state import CommodoresState, Hex, Ship
+from .tables import Tables
 
 if TYPE_CHECKING:
     from .rules import CommodoresRules
@@ -72,9 +73,10 @@ def credit(s: CommodoresState, pools: Pools, which: int) -> Pools:
 
 
 def gain(rules: CommodoresRules, pools: Pools, seat: int, resource: str, amount: int) -> Pools:
-    i = rules.res_index[resource]
+    t = rules.tables
+    i = t.res_index[resource]
     pool = pools[seat]
-    value = min(rules.catalogue.pool_cap, pool[i] + amount)
+    value = min(t.pool_cap, pool[i] + amount)
     return pools[:seat] + (pool[:i] + (value,) + pool[i + 1:],) + pools[seat + 1:]
 
 
@@ -110,18 +112,18 @@ def fleet(s: CommodoresState, seat: int) -> list[Ship]:
 
 # The rules' stats, occupied and edges (rules.py's methods call these): the hot paths call them
 # here, directly in the compiled build rather than as a Python class's methods.
-def stats(rules: CommodoresRules, ship: Ship) -> tuple[int, int, int, bool]:
+def stats(t: Tables, ship: Ship) -> tuple[int, int, int, bool]:
     """(move, forage, plunder, builds) of a ship with its upgrades."""
     key = (ship.kind, ship.upgrades)
-    found = rules._stats.get(key)
+    found = t.stats.get(key)
     if found is None:
-        card = rules.types[ship.kind]
+        card = t.types[ship.kind]
         ups = [card.upgrade(u) for u in ship.upgrades]
         found = (card.move + sum(u.move for u in ups if u),
                  card.forage + sum(u.forage for u in ups if u),
                  card.plunder + sum(u.plunder for u in ups if u),
                  card.builds or any(u.builds for u in ups if u))
-        rules._stats[key] = found
+        t.stats[key] = found
     return found
 
 
@@ -129,9 +131,9 @@ def occupied(s: CommodoresState) -> set[int]:
     return {ship.corner for ship in s.ships}
 
 
-def edges(rules: CommodoresRules, s: CommodoresState, corner: int) -> list[int]:
+def edges(t: Tables, s: CommodoresState, corner: int) -> list[int]:
     """Corners one edge away, along edges of hexes on the map (RULING: ships fly along the
     sides of placed hexes only)."""
     hexes = s.hexes
-    return [other for other, a, b in rules._corner_links[corner]
+    return [other for other, a, b in t.corner_links[corner]
             if hexes[a] is not None or hexes[b] is not None]
