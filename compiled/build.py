@@ -44,6 +44,7 @@ MODULES = [
     "aloftnb/games/commodores/goals.py", "aloftnb/games/commodores/forage.py",
     "aloftnb/games/commodores/explore.py", "aloftnb/games/commodores/changes.py",
     "aloftnb/games/commodores/actions.py", "aloftnb/games/commodores/tables.py",
+    "aloftnb/games/commodores/setup.py",
     "aloftnb/games/cloudspire/rules.py", "aloftnb/games/cloudspire/fights.py",
     "aloftnb/games/cloudspire/map.py", "aloftnb/games/cloudspire/actions.py",
     "aloftnb/games/cloudspire/units.py", "aloftnb/games/cloudspire/work.py",

@@ -4,7 +4,7 @@ action recorded) and the reads they share (what a pool affords, a seat's fleet).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .actions import ACTION_OF
 from .state import CommodoresState, Hex, Ship
@@ -16,9 +16,11 @@ if TYPE_CHECKING:
 Pools = tuple[tuple[int, ...], ...]
 R = TypeVar("R", CommodoresState, Ship, Hex)
 
-# Each record's {field: position}, for changed().
-_FIELDS: dict[type, dict[str, int]] = {
+# Each record's {field: position}, for changed(); Final, so the compiled build holds them in
+# static variables rather than looking them up among the module's names on every call.
+_FIELDS: Final[dict[type, dict[str, int]]] = {
     cls: {name: i for i, name in enumerate(cls._fields)} for cls in (CommodoresState, Ship, Hex)}
+_NEW: Final = tuple.__new__
 
 
 def changed(record: R, **fields: Any) -> R:
@@ -26,10 +28,10 @@ def changed(record: R, **fields: Any) -> R:
     Python call, the compiled build's largest cost outside its own code."""
     cls: Any = type(record)
     index = _FIELDS[cls]
-    values = list(record)
+    values = list(record[:])  # a plain tuple first: list() copies one at C speed
     for name, value in fields.items():
         values[index[name]] = value
-    new: R = tuple.__new__(cls, values)
+    new: R = _NEW(cls, values)
     return new
 
 

@@ -21,7 +21,7 @@ only hidden information is which leviathans were set aside; bots determinize it.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
@@ -151,7 +151,10 @@ def _fast_tables() -> tuple[dict[str, Legal], dict[str, dict[str, Handler]]]:
     return legal, handlers
 
 
-_LEGAL, _HANDLERS = _fast_tables()
+# Final: the compiled build holds them in static variables, not among the module's names.
+_FAST: Final = _fast_tables()
+_LEGAL: Final = _FAST[0]
+_HANDLERS: Final = _FAST[1]
 
 
 def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, Any]
@@ -233,7 +236,6 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         self.leviathan_ids = tuple(lv.id for lv in cat.leviathans)
         self.types = {t.id: t for t in cat.ship_types}
         self.goal_cards = {g.id: g for g in cat.goals}
-        self._goal_tests = {g.id: goals.goal_test(self, g.kind, g.amount) for g in cat.goals}
         self._goal_order = {g.id: i for i, g in enumerate(cat.goals)}
         # The stack before set-up: every hex but the centre and the ring.
         stack = dict.fromkeys(self.kinds, 0)
@@ -255,9 +257,8 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
                                      "ring")
         self.start_tokens = tuple(tokens)
         self.ring_spaces = tuple(geo.space_index[f"{dq},{dr}"] for dq, dr in DIRECTIONS)
-        # The hot paths' lookups (tables.py), and the goal check's last inputs and answer.
-        self.tables = Tables(self)
-        self._last_goal_check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
+        # The hot paths' lookups and the goals' tests (tables.py, goals.py).
+        self.tables = Tables(self, goals.goal_tests(self))
         self._max_length = self._compute_max_length()
 
     def free_resources_of(self, seat: int) -> int:

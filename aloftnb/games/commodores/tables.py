@@ -6,12 +6,13 @@ changes.py and goals.py read it once per call."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, final
+from typing import TYPE_CHECKING, Any, final
 
 from .actions import CommodoresAction, cached
 from .catalogue import ShipType
 
 if TYPE_CHECKING:
+    from .goals import GoalTest
     from .rules import CommodoresRules
 
 Cost = tuple[tuple[int, int], ...]  # (resource index, how many)
@@ -22,7 +23,7 @@ class Tables:
     """One rules object's tables: numbers from its options and catalogue, the map's corners and
     spaces, the action objects legal actions hand out, and ship costs by resource index."""
 
-    def __init__(self, rules: CommodoresRules) -> None:
+    def __init__(self, rules: CommodoresRules, goals: dict[str, GoalTest]) -> None:
         geo, cat, res = rules.geometry, rules.catalogue, rules.resources
         self.players: int = rules.players
         self.turn_limit: int = rules.turn_limit
@@ -48,6 +49,18 @@ class Tables:
         # The actions, built once: the enumeration is stable.
         space_names = [geo.space_name(sp) for sp in range(len(geo.spaces))]
         corner_names = [geo.corner_name(c) for c in range(len(geo.corners))]
+        # Set-up's draws and decisions.
+        self.set_aside: dict[str, CommodoresAction] = {
+            lv: cached("set_aside", leviathan=lv) for lv in rules.leviathan_ids}
+        self.goal: dict[str, CommodoresAction] = {g.id: cached("goal", goal=g.id)
+                                                  for g in cat.goals}
+        self.ship_type: dict[str, CommodoresAction] = {
+            st.id: cached("ship_type", ship=st.id) for st in cat.shipyard}
+        self.place: tuple[CommodoresAction, ...] = tuple(cached("place", corner=name)
+                                                         for name in corner_names)
+        self.free: tuple[CommodoresAction, ...] = tuple(cached("free", resource=r)
+                                                        for r in cat.free_resources)
+        # A turn's.
         self.forage: tuple[CommodoresAction, ...] = tuple(cached("forage", number=n)
                                                           for n in range(1, 7))
         self.end_ship: CommodoresAction = cached("end_ship")
@@ -92,5 +105,9 @@ class Tables:
                          cached("upgrade", upgrade=u.id)) for u in t.upgrades)
             for t in cat.ship_types}
         self.basic: str = cat.basic.id
+        # Each goal card's test (goals.py), and the goal check's last inputs and answer (one
+        # entry, replaced whole: safe for threads).
+        self.goals: dict[str, GoalTest] = goals
+        self.last_goal_check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
         # (move, forage, plunder, builds) by (ship type, upgrades): filled as they are asked.
         self.stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
