@@ -21,11 +21,57 @@ R = TypeVar("R", CommodoresState, Ship, Hex)
 _FIELDS: Final[dict[type, dict[str, int]]] = {
     cls: {name: i for i, name in enumerate(cls._fields)} for cls in (CommodoresState, Ship, Hex)}
 _NEW: Final = tuple.__new__
+_KEEP: Final = object()  # changed(): a field not named keeps its value
 
 
-def changed(record: R, **fields: Any) -> R:
-    """`record._replace(**fields)`, compiled with the handlers: the records' own _replace is a
-    Python call, the compiled build's largest cost outside its own code."""
+def changed(s: CommodoresState, *, step: Any = _KEEP, player: Any = _KEEP, turn: Any = _KEEP,
+            hexes: Any = _KEEP, stack: Any = _KEEP, tokens: Any = _KEEP, set_aside: Any = _KEEP,
+            seen: Any = _KEEP, goals: Any = _KEEP, goal_number: Any = _KEEP,
+            ship_types: Any = _KEEP, yard: Any = _KEEP, ships: Any = _KEEP, pools: Any = _KEEP,
+            completed: Any = _KEEP, tallies: Any = _KEEP, basic_built: Any = _KEEP,
+            cubes: Any = _KEEP, built_any: Any = _KEEP, active: Any = _KEEP, done: Any = _KEEP,
+            acted: Any = _KEEP, fresh: Any = _KEEP, target: Any = _KEEP, left: Any = _KEEP,
+            forage_number: Any = _KEEP, end: Any = _KEEP, drawn: Any = _KEEP) -> CommodoresState:
+    """`s._replace(...)`: the state with the fields named changed. Its keyword parameters are
+    the state's fields (tests/test_commodores_flow.py checks each), so the compiled build
+    passes them without a dict and builds the new state with one tuple (the handlers change
+    the state at nearly every step: a generic replace was the largest cost in apply)."""
+    return _NEW(CommodoresState, (
+        s.rules,
+        s.step if step is _KEEP else step,
+        s.player if player is _KEEP else player,
+        s.turn if turn is _KEEP else turn,
+        s.hexes if hexes is _KEEP else hexes,
+        s.stack if stack is _KEEP else stack,
+        s.tokens if tokens is _KEEP else tokens,
+        s.set_aside if set_aside is _KEEP else set_aside,
+        s.seen if seen is _KEEP else seen,
+        s.goals if goals is _KEEP else goals,
+        s.goal_number if goal_number is _KEEP else goal_number,
+        s.ship_types if ship_types is _KEEP else ship_types,
+        s.yard if yard is _KEEP else yard,
+        s.ships if ships is _KEEP else ships,
+        s.pools if pools is _KEEP else pools,
+        s.completed if completed is _KEEP else completed,
+        s.tallies if tallies is _KEEP else tallies,
+        s.basic_built if basic_built is _KEEP else basic_built,
+        s.cubes if cubes is _KEEP else cubes,
+        s.built_any if built_any is _KEEP else built_any,
+        s.active if active is _KEEP else active,
+        s.done if done is _KEEP else done,
+        s.acted if acted is _KEEP else acted,
+        s.fresh if fresh is _KEEP else fresh,
+        s.target if target is _KEEP else target,
+        s.left if left is _KEEP else left,
+        s.forage_number if forage_number is _KEEP else forage_number,
+        s.end if end is _KEEP else end,
+        s.drawn if drawn is _KEEP else drawn,
+    ))
+
+
+def replaced(record: R, **fields: Any) -> R:
+    """`record._replace(**fields)` for any record (a ship, a hex), compiled with the handlers:
+    the records' own _replace is a Python call."""
     cls: Any = type(record)
     index = _FIELDS[cls]
     values = list(record[:])  # a plain tuple first: list() copies one at C speed

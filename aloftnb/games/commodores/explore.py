@@ -16,6 +16,7 @@ from .changes import (
     did,
     gain,
     new_hex,
+    replaced,
     set_hex,
     stack_change,
     tally,
@@ -146,7 +147,7 @@ def on_number(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
     h = s.hexes[s.target]
     assert h is not None
-    return changed(s, hexes=set_hex(s.hexes, s.target, changed(h, number=a.number)),
+    return changed(s, hexes=set_hex(s.hexes, s.target, replaced(h, number=a.number)),
                    tokens=token_change(s.tokens, a.number), step=SHIPS, target=-1)
 
 

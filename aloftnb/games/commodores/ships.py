@@ -19,6 +19,7 @@ from .changes import (
     gain,
     occupied,
     pay,
+    replaced,
     set_hex,
     set_ship,
     stats,
@@ -192,7 +193,7 @@ def on_ship(rules: CommodoresRules, s: CommodoresState, a: Action) -> Commodores
 
 def on_move(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     ship = s.ships[s.active]
-    moved = changed(ship, corner=rules.tables.corner_index[a.to])
+    moved = replaced(ship, corner=rules.tables.corner_index[a.to])
     return changed(s, ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
 
 
@@ -203,7 +204,7 @@ def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: Action
     upgrade = card.upgrade(a.upgrade)
     assert upgrade is not None
     pools = pay(rules, s.pools, s.player, upgrade.cost)
-    upgraded = changed(ship, upgrades=ship.upgrades + (a.upgrade,))
+    upgraded = replaced(ship, upgrades=ship.upgrades + (a.upgrade,))
     return changed(s, ships=set_ship(s.ships, s.active, upgraded), pools=pools,
                    cubes=s.cubes - 1, done=did(s, "upgrade"))
 
@@ -250,7 +251,7 @@ def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
     if health == 0:
         tallies = tally(tallies, s.player, FELLED)
     return changed(s, done=done, pools=pools, tallies=tallies,
-                   hexes=set_hex(s.hexes, space, changed(h, health=health)))
+                   hexes=set_hex(s.hexes, space, replaced(h, health=health)))
 
 
 def on_take(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
@@ -292,7 +293,7 @@ def next_turn(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
     turn = s.turn + 1
     ships = s.ships
     if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
-        ships = tuple(changed(ship, new=False) if ship.new else ship for ship in ships)
+        ships = tuple(replaced(ship, new=False) if ship.new else ship for ship in ships)
     step, end = rules.step_after["ships"], s.end
     if turn >= rules.turn_limit * rules.players:
         step, end = OVER, "turn_limit"
