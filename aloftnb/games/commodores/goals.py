@@ -124,17 +124,19 @@ def check_goals(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
     seat = s.player
     done = s.completed[seat]
     # Every goal test reads only these parts of the state, and many steps (picking a ship,
-    # ending one) change none of them: equal parts give last time's answer. (Compared in C,
-    # the same objects at once; one entry, replaced whole: safe for threads.)
+    # ending one) change none of them: the same parts as the last state checked give its
+    # answer (states are immutable; one entry, replaced whole: safe for threads).
     t = rules.tables
-    inputs = (seat, done, s.goals, s.ships, s.hexes, s.pools, s.tallies, s.goal_number)
-    last_inputs, new = t.last_goal_check
-    if inputs != last_inputs:
+    last, new = t.last_goal_check
+    if last is None or not (
+            seat == last.player and s.completed is last.completed and s.goals is last.goals
+            and s.ships is last.ships and s.hexes is last.hexes and s.pools is last.pools
+            and s.tallies is last.tallies and s.goal_number == last.goal_number):
         tests = t.goals
         seat_fleet = fleet(s, seat)
         new = tuple(g for g in s.goals
                     if g not in done and goal_test_met(tests[g], s, seat, seat_fleet))
-        t.last_goal_check = (inputs, new)
+        t.last_goal_check = (s, new)
     if not new:
         return s
     if t.rulings >= 2:

@@ -155,6 +155,7 @@ def _fast_tables() -> tuple[dict[str, Legal], dict[str, dict[str, Handler]]]:
 _FAST: Final = _fast_tables()
 _LEGAL: Final = _FAST[0]
 _HANDLERS: Final = _FAST[1]
+_CHANCE_STEPS: Final = frozenset(CHANCE_STEPS)
 
 
 def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, Any]
@@ -316,7 +317,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
     def current_player(self, s: CommodoresState) -> int | None:
         if s.step == OVER:
             return None
-        return CHANCE if s.step in CHANCE_STEPS else s.player
+        return CHANCE if s.step in _CHANCE_STEPS else s.player
 
     def is_over(self, s: CommodoresState) -> bool:
         return s.step == OVER

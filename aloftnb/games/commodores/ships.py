@@ -59,9 +59,9 @@ def _destinations(t: Tables, s: CommodoresState, ship: Ship) -> list[int]:
         return []
     taken = occupied(s)
     hexes, links = s.hexes, t.corner_links
-    distance = [-1] * t.corners  # steps from the ship's corner; -1: not reached
-    distance[ship.corner] = 0
-    frontier = [ship.corner]  # breadth first: corners in the order reached
+    start = ship.corner
+    distance = {start: 0}  # steps from the ship's corner, of the corners reached
+    frontier = [start]  # breadth first: the corners in the order reached
     found: list[int] = []
     i = 0
     while i < len(frontier):
@@ -71,7 +71,7 @@ def _destinations(t: Tables, s: CommodoresState, ship: Ship) -> list[int]:
         if d > move and found:
             break  # breadth first: everything within the move value is found
         for other, a, b in links[corner]:  # rules.edges, inlined: the hottest loop
-            if distance[other] < 0 and (hexes[a] is not None or hexes[b] is not None):
+            if other not in distance and (hexes[a] is not None or hexes[b] is not None):
                 distance[other] = d
                 frontier.append(other)
                 if d <= move and other not in taken:
@@ -80,14 +80,11 @@ def _destinations(t: Tables, s: CommodoresState, ship: Ship) -> list[int]:
         return sorted(found)
     # RULING: a ship with no empty corner within its move may fly to the nearest empty
     # corner (the text's "nearest open space"), counting steps along edges.
-    nearest = -1
-    for c in frontier:  # in the order reached: by distance
-        if distance[c] > 0 and c not in taken:
-            nearest = distance[c]
-            break
-    if nearest < 0:
+    empty = [c for c in frontier if c != start and c not in taken]  # nearest first
+    if not empty:
         return []
-    return sorted(c for c in frontier if distance[c] == nearest and c not in taken)
+    nearest = distance[empty[0]]
+    return sorted(c for c in empty if distance[c] == nearest)
 
 
 # -- legal actions -------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ changes.py and goals.py read it once per call."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, final
 
 from .actions import CommodoresAction, cached
 from .catalogue import ShipType
+from .state import CommodoresState
 
 if TYPE_CHECKING:
     from .goals import GoalTest
@@ -40,7 +41,6 @@ class Tables:
         self.corner_spaces: tuple[tuple[int, ...], ...] = geo.corner_spaces
         self.corner_index: dict[str, int] = geo.corner_index
         self.space_index: dict[str, int] = geo.space_index
-        self.corners: int = len(geo.corners)
         # Each edge with the two spaces either side; a side outside the sky (-1) is replaced by
         # the other side, so "either side holds a hex" needs no bounds test.
         self.corner_links: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
@@ -105,9 +105,9 @@ class Tables:
                          cached("upgrade", upgrade=u.id)) for u in t.upgrades)
             for t in cat.ship_types}
         self.basic: str = cat.basic.id
-        # Each goal card's test (goals.py), and the goal check's last inputs and answer (one
+        # Each goal card's test (goals.py), and the goal check's last state and answer (one
         # entry, replaced whole: safe for threads).
         self.goals: dict[str, GoalTest] = goals
-        self.last_goal_check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
+        self.last_goal_check: tuple[CommodoresState | None, tuple[str, ...]] = (None, ())
         # (move, forage, plunder, builds) by (ship type, upgrades): filled as they are asked.
         self.stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
