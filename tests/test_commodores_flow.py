@@ -75,9 +75,10 @@ def test_an_action_outside_its_step_is_refused_by_the_dispatch():
 
 
 def test_changed_is_the_records_replace():
-    """The handlers change records with changes.changed (compiled with them): the same record
-    as `_replace`, of the same class, the original untouched."""
-    from aloftnb.games.commodores.changes import changed
+    """The handlers change the state with changes.changed and ships and hexes with
+    changes.replaced (compiled with them): the same record as `_replace`, of the same class,
+    the original untouched."""
+    from aloftnb.games.commodores.changes import changed, replaced
     from aloftnb.games.commodores.state import Hex, Ship
 
     s = make_rules("commodores", 3).initial_state(0)
@@ -85,7 +86,23 @@ def test_changed_is_the_records_replace():
     assert type(new) is type(s) and new == s._replace(step="ships", player=2, done=("move",))
     assert (s.player, s.done) == (0, ())
     ship = Ship(0, 1, "barge", 5, (), True)
-    assert changed(ship, corner=7, new=False) == Ship(0, 1, "barge", 7, (), False)
-    assert type(changed(Hex("wood", 0, 0), number=3)) is Hex
+    assert replaced(ship, corner=7, new=False) == Ship(0, 1, "barge", 7, (), False)
+    assert type(replaced(Hex("wood", 0, 0), number=3)) is Hex
     with pytest.raises(KeyError):
-        changed(ship, speed=3)
+        replaced(ship, speed=3)
+
+
+def test_changed_names_every_field_of_the_state():
+    """changed() lists the state's fields as its parameters, one by one (the pure build uses
+    the state's _replace): each field it is given lands in that field and no other, and it
+    refuses a name that is not a field."""
+    from aloftnb.games.commodores.changes import changed
+    from aloftnb.games.commodores.state import CommodoresState
+
+    s = make_rules("commodores", 3).initial_state(0)
+    for field in CommodoresState._fields[1:]:  # all but the rules object
+        marker = object()
+        new = changed(s, **{field: marker})
+        assert type(new) is CommodoresState and new == s._replace(**{field: marker}), field
+    with pytest.raises((TypeError, ValueError)):  # compiled: TypeError; pure (_replace): ValueError
+        changed(s, speed=3)

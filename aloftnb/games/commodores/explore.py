@@ -16,6 +16,7 @@ from .changes import (
     did,
     gain,
     new_hex,
+    replaced,
     set_hex,
     stack_change,
     tally,
@@ -33,6 +34,7 @@ from .state import (
     Hex,
     ship_name,
 )
+from .tables import Tables
 
 if TYPE_CHECKING:
     from .rules import CommodoresRules
@@ -41,34 +43,34 @@ Outcomes = list[tuple[CommodoresAction, float]]
 
 
 # -- the acting ship's options -----------------------------------------------------------------
-def explore_options(rules: CommodoresRules, s: CommodoresState, spaces: Sequence[int],
-                    paying: list[int]) -> list[CommodoresAction]:
+def explore_options(t: Tables, s: CommodoresState, spaces: Sequence[int], paying: list[int]
+                    ) -> list[CommodoresAction]:
     """The explorations and terraforms open to the acting ship, touching `spaces`, paying with
     one of the resources `paying` (indices)."""
     out: list[CommodoresAction] = []
     hexes = s.hexes
     stack_left = sum(s.stack) > 0
-    reveal_first = rules.rulings >= 2
+    reveal_first = t.rulings >= 2
     if reveal_first and stack_left and any(hexes[sp] is None for sp in spaces):
         # RULING (rulings 2): the hex is drawn first, then placed (place_hex)
-        explore_pay = rules._explore_pay
+        explore_pay = t.explore_pay
         out += [explore_pay[i] for i in paying]
     for space in spaces:
         h = hexes[space]
         if h is None:
             if stack_left and not reveal_first:  # RULING: an empty stack ends exploring
-                explore = rules._explore_paying[space]
+                explore = t.explore_paying[space]
                 out += [explore[i] for i in paying]
-        elif h.kind in rules._resource_kinds:
+        elif h.kind in t.resource_kinds:
             if stack_left and space not in s.fresh:
-                terraform = rules._terraform_paying[space]
+                terraform = t.terraform_paying[space]
                 out += [terraform[i] for i in paying]
-        elif h.health == 0 and h.kind in rules._leviathans and (
+        elif h.health == 0 and h.kind in t.leviathans and (
                 stack_left or not reveal_first):
             # RULING (rulings 2): with the stack empty, the only hex a felled
             # leviathan's terraform could draw is that leviathan: no new hex, no
             # terraform (rulings 1 allowed it, and it could be farmed every turn).
-            terraform = rules._terraform_paying[space]
+            terraform = t.terraform_paying[space]
             out += [terraform[i] for i in paying]
     return out
 
@@ -98,13 +100,15 @@ def on_terraform(rules: CommodoresRules, s: CommodoresState, a: Action
 # -- the draws -----------------------------------------------------------------------------------
 def hex_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     total = sum(s.stack)
-    return [(hex_drawn, n / total) for hex_drawn, n in zip(rules._hex_drawn, s.stack) if n]
+    return [(hex_drawn, n / total) for hex_drawn, n in zip(rules.tables.hex_drawn, s.stack)
+            if n]
 
 
 def number_outcomes(rules: CommodoresRules, s: CommodoresState) -> Outcomes:
     """A number token drawn from those left (also the Beacon number at set-up)."""
     total = sum(s.tokens)
-    drawn = rules._number_drawn["goal_number" if s.step == GOAL_NUMBER else "number"]
+    t = rules.tables
+    drawn = t.goal_number_drawn if s.step == GOAL_NUMBER else t.number_drawn
     return [(drawn[i], n / total) for i, n in enumerate(s.tokens) if n]
 
 
@@ -143,7 +147,7 @@ def on_number(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
     h = s.hexes[s.target]
     assert h is not None
-    return changed(s, hexes=set_hex(s.hexes, s.target, changed(h, number=a.number)),
+    return changed(s, hexes=set_hex(s.hexes, s.target, replaced(h, number=a.number)),
                    tokens=token_change(s.tokens, a.number), step=SHIPS, target=-1)
 
 
@@ -181,7 +185,7 @@ def strands(rules: CommodoresRules, s: CommodoresState, freed: int, space: int) 
 
 def place_hex_legal(rules: CommodoresRules, s: CommodoresState, seat: int
                     ) -> list[CommodoresAction]:
-    place = rules._place_hex
+    place = rules.tables.place_hex
     return [place[space] for space in placements(rules, s)]
 
 

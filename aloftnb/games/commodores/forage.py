@@ -16,14 +16,15 @@ if TYPE_CHECKING:
 
 def forage_legal(rules: CommodoresRules, s: CommodoresState, seat: int
                  ) -> list[CommodoresAction]:
-    return list(rules._forage)
+    return list(rules.tables.forage)
 
 
 def on_forage(rules: CommodoresRules, s: CommodoresState, a: Action
               ) -> CommodoresState:
-    number, hexes, res_index = a.number, s.hexes, rules.res_index
-    cap = rules.catalogue.pool_cap
-    corner_spaces = rules.geometry.corner_spaces
+    t = rules.tables
+    number, hexes, res_index = a.number, s.hexes, t.res_index
+    cap = t.pool_cap
+    corner_spaces = t.corner_spaces
     gaining: dict[int, list[int]] = {}  # seat -> its pool being changed (others: unchanged)
     for ship in s.ships:
         forage = 0
@@ -31,7 +32,7 @@ def on_forage(rules: CommodoresRules, s: CommodoresState, a: Action
             h = hexes[space]
             if h is not None and h.number == number and h.kind in res_index:
                 if not forage:  # looked up only for ships next to the number called
-                    forage = stats(rules, ship)[1]
+                    forage = stats(t, ship)[1]
                     if forage <= 0:
                         break
                 i = res_index[h.kind]

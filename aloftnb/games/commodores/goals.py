@@ -3,7 +3,7 @@ a seat's turn that records the goals it completes (and ends the game at the goal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, final
 
 from .changes import changed, fleet
 from .state import (
@@ -23,68 +23,93 @@ if TYPE_CHECKING:
     from .rules import CommodoresRules
 
 
-def goal_test(rules: CommodoresRules, kind: str, amount: int) -> Any:
-    """A goal kind's check as a function of (state, seat, that seat's fleet), built once per
-    rules object (the fleet is passed in: one step checks several goals of one seat)."""
-    resources = frozenset(rules.resources)
-    corner_spaces = rules.geometry.corner_spaces
+# Goal kinds as numbers (the compiled build compares whole numbers); the tallies some count.
+BY_NUMBER: Final = 0
+SHIPS_AT_LEAST: Final = 1
+TALLY: Final = 2
+POOL_TOTAL: Final = 3
+SHIP_TYPES: Final = 4
+UPGRADES: Final = 5
+TOUCHED: Final = 6
+KINDS = {"ships_by_number": BY_NUMBER, "ships": SHIPS_AT_LEAST, "explored": TALLY,
+         "leviathans_felled": TALLY, "trades": TALLY, "ships_plundered": TALLY,
+         "pool_total": POOL_TOTAL, "ship_types": SHIP_TYPES, "upgrades": UPGRADES,
+         "resources_touched": TOUCHED}
+TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
+            "ships_plundered": SHIPS_PLUNDERED}
 
-    def tally(which: int) -> Any:
-        return lambda s, seat, fleet: s.tallies[seat][which] >= amount
 
-    def by_number(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
-        number, hexes = s.goal_number, s.hexes
-        return len(fleet) >= amount and number > 0 and all(
-            any(h is not None and h.number == number
-                for h in (hexes[sp] for sp in corner_spaces[ship.corner])) for ship in fleet)
+@final
+class GoalTest:
+    """A goal card's test: its kind (KINDS), its amount, the tally it counts (TALLY), and the
+    last answer of a test that reads the map, with what it read (see goal_test_met)."""
 
-    def touched(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
-        hexes = s.hexes
-        kinds = {h.kind for ship in fleet for h in (hexes[sp] for sp in
-                                                    corner_spaces[ship.corner])
-                 if h is not None}
-        return len(kinds & resources) >= amount
+    def __init__(self, rules: CommodoresRules, kind: str, amount: int) -> None:
+        self.kind: int = KINDS[kind]
+        self.amount: int = amount
+        self.tally: int = TALLY_OF.get(kind, -1)
+        self.resources: frozenset[str] = frozenset(rules.resources)
+        self.corner_spaces: tuple[tuple[int, ...], ...] = rules.geometry.corner_spaces
+        # (ships, hexes, seat, Beacon number, answer): one entry, replaced whole, so threads
+        # sharing the rules object cannot mix two entries.
+        self.last: tuple[Any, ...] = ((), (), -1, -1, False)
 
-    def remembered(test: Any) -> Any:
-        """The test, answering again without looking when it is asked about the same ships,
-        map and Beacon number as last time: most steps change neither, and states are
-        immutable, so the same objects mean the same answer. (One entry, replaced whole, so
-        threads sharing the rules object cannot mix two entries.)"""
-        last: list[tuple[Any, ...]] = [((), (), -1, -1, False)]
 
-        def check(s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
-            ships, hexes, asked, number, met = last[0]
-            if s.ships is ships and s.hexes is hexes and seat == asked and \
-                    s.goal_number == number:
-                return met
-            met = test(s, seat, fleet)
-            last[0] = (s.ships, s.hexes, seat, s.goal_number, met)
-            return met
+def goal_tests(rules: CommodoresRules) -> dict[str, GoalTest]:
+    """Each goal card's test, by goal id, built once per rules object."""
+    return {g.id: GoalTest(rules, g.kind, g.amount) for g in rules.catalogue.goals}
 
-        return check
 
-    tests = {
-        "ships_by_number": remembered(by_number),
-        "ships": lambda s, seat, fleet: len(fleet) >= amount,
-        "explored": tally(EXPLORED),
-        "leviathans_felled": tally(FELLED),
-        "trades": tally(TRADES),
-        "ships_plundered": tally(SHIPS_PLUNDERED),
-        "pool_total": lambda s, seat, fleet: sum(s.pools[seat]) >= amount,
-        "ship_types": lambda s, seat, fleet: len({x.kind for x in fleet}) >= amount,
-        "upgrades": lambda s, seat, fleet: sum(len(x.upgrades) for x in fleet) >= amount,
-        "resources_touched": remembered(touched),
-    }
-    return tests[kind]
+def goal_test_met(test: GoalTest, s: CommodoresState, seat: int, fleet: list[Ship]) -> bool:
+    """Whether `seat`, whose ships are `fleet`, meets the goal `test` checks in `s`."""
+    kind, amount = test.kind, test.amount
+    if kind == TALLY:
+        return s.tallies[seat][test.tally] >= amount
+    if kind == SHIPS_AT_LEAST:
+        return len(fleet) >= amount
+    if kind == POOL_TOTAL:
+        return sum(s.pools[seat]) >= amount
+    if kind == SHIP_TYPES:
+        return len({x.kind for x in fleet}) >= amount
+    if kind == UPGRADES:
+        return sum(len(x.upgrades) for x in fleet) >= amount
+    # The map-reading kinds answer again without looking when asked about the same ships, map
+    # and Beacon number as last time: most steps change neither, and states are immutable, so
+    # the same objects mean the same answer.
+    ships, hexes, asked, number, met = test.last
+    if s.ships is ships and s.hexes is hexes and seat == asked and s.goal_number == number:
+        return bool(met)
+    if kind == BY_NUMBER:
+        met = _by_number(test, s, fleet)
+    else:
+        met = _touched(test, s, fleet)
+    test.last = (s.ships, s.hexes, seat, s.goal_number, met)
+    return bool(met)
+
+
+def _by_number(test: GoalTest, s: CommodoresState, fleet: list[Ship]) -> bool:
+    """At least `amount` ships, each touching a hex with the Beacon number."""
+    number, hexes, corner_spaces = s.goal_number, s.hexes, test.corner_spaces
+    return len(fleet) >= test.amount and number > 0 and all(
+        any(h is not None and h.number == number
+            for h in (hexes[sp] for sp in corner_spaces[ship.corner])) for ship in fleet)
+
+
+def _touched(test: GoalTest, s: CommodoresState, fleet: list[Ship]) -> bool:
+    """The fleet touches hexes of at least `amount` resources."""
+    hexes, corner_spaces = s.hexes, test.corner_spaces
+    kinds = {h.kind for ship in fleet for h in (hexes[sp] for sp in corner_spaces[ship.corner])
+             if h is not None}
+    return len(kinds & test.resources) >= test.amount
 
 
 def goal_met(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id: str) -> bool:
     """Whether `seat` meets a goal in `s` (met or not, completed or not)."""
-    return rules._goal_tests[goal_id](s, seat, fleet(s, seat))
+    return goal_test_met(rules.tables.goals[goal_id], s, seat, fleet(s, seat))
 
 
 # The steps after which goals are checked: those where the seat whose turn it is decides.
-CHECKED_STEPS = frozenset((FORAGE, SHIPS, TAKE))
+CHECKED_STEPS: Final = frozenset((FORAGE, SHIPS, TAKE))
 
 
 def after_step(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
@@ -99,18 +124,22 @@ def check_goals(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
     seat = s.player
     done = s.completed[seat]
     # Every goal test reads only these parts of the state, and many steps (picking a ship,
-    # ending one) change none of them: equal parts give last time's answer. (Compared in C,
-    # the same objects at once; one entry, replaced whole: safe for threads.)
-    inputs = (seat, done, s.goals, s.ships, s.hexes, s.pools, s.tallies, s.goal_number)
-    last_inputs, new = rules._last_goal_check
-    if inputs != last_inputs:
-        tests = rules._goal_tests
+    # ending one) change none of them: the same parts as the last state checked give its
+    # answer (states are immutable; one entry, replaced whole: safe for threads).
+    t = rules.tables
+    last, new = t.last_goal_check
+    if last is None or not (
+            seat == last.player and s.completed is last.completed and s.goals is last.goals
+            and s.ships is last.ships and s.hexes is last.hexes and s.pools is last.pools
+            and s.tallies is last.tallies and s.goal_number == last.goal_number):
+        tests = t.goals
         seat_fleet = fleet(s, seat)
-        new = tuple(g for g in s.goals if g not in done and tests[g](s, seat, seat_fleet))
-        rules._last_goal_check = (inputs, new)
+        new = tuple(g for g in s.goals
+                    if g not in done and goal_test_met(tests[g], s, seat, seat_fleet))
+        t.last_goal_check = (s, new)
     if not new:
         return s
-    if rules.rulings >= 2:
+    if t.rulings >= 2:
         # RULING (rulings 2): a player has only goals_to_win goal tokens. When one step meets
         # more goals than tokens are left (it can happen only at the winning step), the tokens
         # go on the goals in catalogue order: the game ends at once, so which goal is taken

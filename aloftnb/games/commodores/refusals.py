@@ -195,7 +195,7 @@ def _ship_action_problem(rules: CommodoresRules, s: CommodoresState, action: Act
         if kind == "terraform" and space in s.fresh:
             return f"{p['space']} was explored or terraformed this turn already"
         if not sum(s.stack) and kind == "terraform" and rules.rulings >= 2 and \
-                h.kind in rules._leviathans:  # type: ignore[union-attr]
+                h.kind in rules.tables.leviathans:  # type: ignore[union-attr]
             return ("the hex stack is empty: terraforming a felled leviathan would only draw "
                     "it back, and it must be replaced by a new hex")
         if not sum(s.stack):

@@ -21,7 +21,7 @@ only hidden information is which leviathans were set aside; bots determinize it.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
@@ -34,7 +34,7 @@ from ...core.traits import Outcome, Traits
 from ...errors import IllegalAction, InvalidOptions
 from ...kit.hexgrid import DIRECTIONS, hex_grid
 from . import changes, checks, explore, forage, goals, refusals, setup, ships, texts
-from .actions import ACTIONS, A, CommodoresAction, cached, rulings_problem
+from .actions import ACTIONS, CommodoresAction, rulings_problem
 from .catalogue import CATALOGUE, Catalogue
 from .changes import new_hex
 from .goals import CHECKED_STEPS, check_goals
@@ -60,6 +60,7 @@ from .state import (
     StateReader,
     state_to_dict,
 )
+from .tables import Tables
 
 __all__ = ["FLOW", "CommodoresAction", "CommodoresRules"]
 
@@ -150,7 +151,11 @@ def _fast_tables() -> tuple[dict[str, Legal], dict[str, dict[str, Handler]]]:
     return legal, handlers
 
 
-_LEGAL, _HANDLERS = _fast_tables()
+# Final: the compiled build holds them in static variables, not among the module's names.
+_FAST: Final = _fast_tables()
+_LEGAL: Final = _FAST[0]
+_HANDLERS: Final = _FAST[1]
+_CHANCE_STEPS: Final = frozenset(CHANCE_STEPS)
 
 
 def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, Any]
@@ -232,9 +237,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         self.leviathan_ids = tuple(lv.id for lv in cat.leviathans)
         self.types = {t.id: t for t in cat.ship_types}
         self.goal_cards = {g.id: g for g in cat.goals}
-        self._goal_tests = {g.id: goals.goal_test(self, g.kind, g.amount) for g in cat.goals}
         self._goal_order = {g.id: i for i, g in enumerate(cat.goals)}
-        self._stats: dict[tuple[str, tuple[str, ...]], tuple[int, int, int, bool]] = {}
         # The stack before set-up: every hex but the centre and the ring.
         stack = dict.fromkeys(self.kinds, 0)
         for kind, count in cat.hexes:
@@ -255,54 +258,9 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
                                      "ring")
         self.start_tokens = tuple(tokens)
         self.ring_spaces = tuple(geo.space_index[f"{dq},{dr}"] for dq, dr in DIRECTIONS)
-        # Action tables, built once: the enumeration is stable.
-        self._forage = [A("forage", number=n) for n in range(1, 7)]
-        self._end_ship, self._end_turn = A("end_ship"), A("end_turn")
-        self._build_tables()
+        # The hot paths' lookups and the goals' tests (tables.py, goals.py).
+        self.tables = Tables(self, goals.goal_tests(self))
         self._max_length = self._compute_max_length()
-
-    def _build_tables(self) -> None:
-        """Lookups the hot paths (legal actions, apply, goal checks) index instead of building
-        names, actions and costs step after step; they depend only on the map's geometry and the
-        catalogue."""
-        geo, cat, res = self.geometry, self.catalogue, self.resources
-        space_names = [geo.space_name(sp) for sp in range(len(geo.spaces))]
-        corner_names = [geo.corner_name(c) for c in range(len(geo.corners))]
-        self._corner_names = corner_names
-        # Each edge with the two spaces either side; a side outside the sky (-1) is replaced by
-        # the other side, so "either side holds a hex" needs no bounds test.
-        self._corner_links = tuple(
-            tuple((other, a if a >= 0 else b, b if b >= 0 else a) for other, (a, b) in links)
-            for links in geo.corner_edges)
-        self._move_to = tuple(cached("move", to=name) for name in corner_names)
-        self._explore_paying = tuple(tuple(cached("explore", space=name, pay=r) for r in res)
-                                     for name in space_names)
-        self._explore_pay = tuple(cached("explore", pay=r) for r in res)  # rulings 2
-        self._place_hex = tuple(cached("place_hex", space=name) for name in space_names)
-        self._terraform_paying = tuple(tuple(cached("terraform", space=name, pay=r) for r in res)
-                                       for name in space_names)
-        self._plunder_space = tuple(cached("plunder", target=name) for name in space_names)
-        self._trades_giving = tuple(tuple(cached("trade", give=give, get=get) for get in res
-                                          if get != give) for give in res)
-        self._take = tuple(cached("take", resource=r) for r in res)
-        self._hex_drawn = tuple(cached("hex", kind=k) for k in self.kinds)
-        self._number_drawn = {kind: tuple(cached(kind, number=i + 1) for i in range(6))
-                              for kind in ("goal_number", "number")}
-        captains = range(1, cat.ships_per_player + 1)
-        self._pick_ship = {k: cached("ship", captain=k) for k in captains}
-        self._plunder_ship = {(seat, k): cached("plunder", target=f"{seat}:{k}")
-                              for seat in range(self.players) for k in captains}
-        self._build_at = {t.id: tuple(cached("build", ship=t.id, at=name) for name in corner_names)
-                          for t in cat.ship_types}
-        self._last_goal_check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
-        self._upgrade_to = {u.id: cached("upgrade", upgrade=u.id)
-                            for t in cat.ship_types for u in t.upgrades}
-        self._leviathans = frozenset(self.leviathan_ids)
-        self._resource_kinds = frozenset(res)
-        self._costs = {t.id: tuple((self.res_index[r], n) for r, n in t.cost)
-                       for t in cat.ship_types}
-        self._upgrade_costs = {(t.id, u.id): tuple((self.res_index[r], n) for r, n in u.cost)
-                               for t in cat.ship_types for u in t.upgrades}
 
     def free_resources_of(self, seat: int) -> int:
         """How many free resources `seat` takes at set-up: 1, and half of catch_up more per seat
@@ -337,7 +295,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
     # -- ship stats ----------------------------------------------------------------------------
     def stats(self, ship: Ship) -> tuple[int, int, int, bool]:
         """(move, forage, plunder, builds) of a ship with its upgrades."""
-        return changes.stats(self, ship)
+        return changes.stats(self.tables, ship)
 
     # -- the game ------------------------------------------------------------------------------
     def initial_state(self, seed: int) -> CommodoresState:
@@ -359,7 +317,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
     def current_player(self, s: CommodoresState) -> int | None:
         if s.step == OVER:
             return None
-        return CHANCE if s.step in CHANCE_STEPS else s.player
+        return CHANCE if s.step in _CHANCE_STEPS else s.player
 
     def is_over(self, s: CommodoresState) -> bool:
         return s.step == OVER
@@ -370,7 +328,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
 
     def edges(self, s: CommodoresState, corner: int) -> list[int]:
         """Corners one edge away (changes.edges)."""
-        return changes.edges(self, s, corner)
+        return changes.edges(self.tables, s, corner)
 
     def touching(self, s: CommodoresState, corner: int) -> list[int]:
         """Spaces with a hex that meet at this corner."""

@@ -4,12 +4,11 @@ every ship has acted or the seat ends it. Plundering a rival's ship goes on at t
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 from ...core.action import Action
 from .actions import CommodoresAction
-from .catalogue import MERCHANT, ShipType
+from .catalogue import MERCHANT
 from .changes import (
     affords_cost,
     changed,
@@ -20,6 +19,7 @@ from .changes import (
     gain,
     occupied,
     pay,
+    replaced,
     set_hex,
     set_ship,
     stats,
@@ -39,6 +39,7 @@ from .state import (
     CommodoresState,
     Ship,
 )
+from .tables import Tables
 
 if TYPE_CHECKING:
     from .rules import CommodoresRules
@@ -46,36 +47,44 @@ if TYPE_CHECKING:
 
 # -- what a ship touches -----------------------------------------------------------------------
 def destinations(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[int]:
+    """Where a ship may move (_destinations, with the rules' tables)."""
+    return _destinations(rules.tables, s, ship)
+
+
+def _destinations(t: Tables, s: CommodoresState, ship: Ship) -> list[int]:
     """Where a ship may move: empty corners within its move value (moving through ships),
     or, when there are none, the nearest empty corners (RULING below)."""
-    move = stats(rules, ship)[0]
+    move = stats(t, ship)[0]
     if move <= 0:
         return []
     taken = occupied(s)
-    hexes, links = s.hexes, rules._corner_links
-    distance = {ship.corner: 0}
-    frontier = deque([ship.corner])
-    reachable: list[int] = []
-    while frontier:
-        corner = frontier.popleft()
+    hexes, links = s.hexes, t.corner_links
+    start = ship.corner
+    distance = {start: 0}  # steps from the ship's corner, of the corners reached
+    frontier = [start]  # breadth first: the corners in the order reached
+    found: list[int] = []
+    i = 0
+    while i < len(frontier):
+        corner = frontier[i]
+        i += 1
         d = distance[corner] + 1
-        if d > move and reachable:
+        if d > move and found:
             break  # breadth first: everything within the move value is found
         for other, a, b in links[corner]:  # rules.edges, inlined: the hottest loop
             if other not in distance and (hexes[a] is not None or hexes[b] is not None):
                 distance[other] = d
                 frontier.append(other)
                 if d <= move and other not in taken:
-                    reachable.append(other)
-    if reachable:
-        return sorted(reachable)
-    empty = [(d, c) for c, d in distance.items() if d > 0 and c not in taken]
-    if not empty:
-        return []
+                    found.append(other)
+    if found:
+        return sorted(found)
     # RULING: a ship with no empty corner within its move may fly to the nearest empty
     # corner (the text's "nearest open space"), counting steps along edges.
-    nearest = min(d for d, _ in empty)
-    return sorted(c for d, c in empty if d == nearest)
+    empty = [c for c in frontier if c != start and c not in taken]  # nearest first
+    if not empty:
+        return []
+    nearest = distance[empty[0]]
+    return sorted(c for c in empty if distance[c] == nearest)
 
 
 # -- legal actions -------------------------------------------------------------------------------
@@ -83,48 +92,47 @@ def ships_legal(rules: CommodoresRules, s: CommodoresState, seat: int
                 ) -> list[CommodoresAction]:
     """With no ship acting: the ships that may still act, and ending the turn; else the acting
     ship's actions and ending them."""
+    t = rules.tables
     if s.active < 0:
         player, acted = s.player, s.acted
-        pick = rules._pick_ship
+        pick = t.pick_ship
         ships = [pick[ship.captain] for i, ship in enumerate(s.ships)
                  if ship.owner == player and not ship.new and i not in acted]
-        ships.append(rules._end_turn)
+        ships.append(t.end_turn)
         return ships
-    out = ship_actions(rules, s)
-    out.append(rules._end_ship)
+    out = ship_actions(rules, t, s)
+    out.append(t.end_ship)
     return out
 
 
-def ship_actions(rules: CommodoresRules, s: CommodoresState) -> list[CommodoresAction]:
+def ship_actions(rules: CommodoresRules, t: Tables, s: CommodoresState
+                 ) -> list[CommodoresAction]:
     ship = s.ships[s.active]
-    _move, _forage, plunder, builds = stats(rules, ship)
+    _move, _forage, plunder, builds = stats(t, ship)
     done = s.done
     pool = s.pools[s.player]
     hexes = s.hexes
-    spaces = rules.geometry.corner_spaces[ship.corner]
+    spaces = t.corner_spaces[ship.corner]
     paying = [i for i, n in enumerate(pool) if n > 0]
     out: list[CommodoresAction] = []
     if "move" not in done:
-        move_to = rules._move_to
-        out += [move_to[c] for c in destinations(rules, s, ship)]
+        move_to = t.move_to
+        out += [move_to[c] for c in _destinations(t, s, ship)]
     # RULING: repeated explorations follow each other; another action closes exploring.
     if paying and ("explore" not in done or done[-1] == "explore"):
-        out += explore_options(rules, s, spaces, paying)
+        out += explore_options(t, s, spaces, paying)
     if "upgrade" not in done and s.built_any and s.cubes > 0:
-        card = rules.types[ship.kind]
-        costs = rules._upgrade_costs
-        upgrade_to = rules._upgrade_to
-        out += [upgrade_to[u.id] for u in card.upgrades
-                if u.id not in ship.upgrades and affords_cost(pool, costs[ship.kind, u.id])]
+        out += [action for upgrade, cost, action in t.upgrades[ship.kind]
+                if upgrade not in ship.upgrades and affords_cost(pool, cost)]
     if "build" not in done and builds:
-        out += _builds(rules, s, ship, pool)
+        out += _builds(t, s, ship, pool)
     if "plunder" not in done and plunder > 0:
-        out += _plunders(rules, s, ship)
+        out += _plunders(t, s, ship)
     if "trade" not in done:
         for space in spaces:
             h = hexes[space]
             if h is not None and h.kind == MERCHANT:
-                trades = rules._trades_giving
+                trades = t.trades_giving
                 for give, n in enumerate(pool):
                     if n >= 2:
                         out += trades[give]
@@ -132,43 +140,43 @@ def ship_actions(rules: CommodoresRules, s: CommodoresState) -> list[CommodoresA
     return out
 
 
-def _builds(rules: CommodoresRules, s: CommodoresState, ship: Ship, pool: tuple[int, ...]
+def _builds(t: Tables, s: CommodoresState, ship: Ship, pool: tuple[int, ...]
             ) -> list[CommodoresAction]:
-    cat = rules.catalogue
-    options: list[ShipType] = []
-    costs = rules._costs
-    if not s.basic_built[s.player] and affords_cost(pool, costs[cat.basic.id]):
-        options.append(cat.basic)
+    options: list[str] = []  # the ship types the seat may build, by id
+    costs = t.costs
+    if not s.basic_built[s.player] and affords_cost(pool, costs[t.basic]):
+        options.append(t.basic)
     for type_id, left in zip(s.ship_types, s.yard):
         if left > 0 and affords_cost(pool, costs[type_id]):
-            options.append(rules.types[type_id])
-    if not options or len(fleet(s, s.player)) >= cat.ships_per_player:
+            options.append(type_id)
+    if not options or len(fleet(s, s.player)) >= t.ships_per_player:
         return []
     taken = occupied(s)
-    corners = [c for c in edges(rules, s, ship.corner) if c not in taken]
+    corners = [c for c in edges(t, s, ship.corner) if c not in taken]
     if not corners:
         return []
-    build_at = rules._build_at
+    build_at = t.build_at
     ordered = sorted(corners)
-    return [build_at[card.id][c] for card in options for c in ordered]
+    return [build_at[type_id][c] for type_id in options for c in ordered]
 
 
-def _plunders(rules: CommodoresRules, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
+def _plunders(t: Tables, s: CommodoresState, ship: Ship) -> list[CommodoresAction]:
     out = []
-    near = set(edges(rules, s, ship.corner))
+    near = set(edges(t, s, ship.corner))
+    hexes = s.hexes
     # RULING: "adjacent" ships are one edge apart; a rival with an empty pool offers nothing.
     for other in s.ships:
         if other.owner != s.player and other.corner in near and sum(s.pools[other.owner]) > 0:
-            out.append(rules._plunder_ship[other.owner, other.captain])
-    for space in rules.geometry.corner_spaces[ship.corner]:
-        h = s.hexes[space]
-        if h is not None and h.health > 0 and h.kind in rules._leviathans:
-            out.append(rules._plunder_space[space])
+            out.append(t.plunder_ship[other.owner, other.captain])
+    for space in t.corner_spaces[ship.corner]:
+        h = hexes[space]
+        if h is not None and h.health > 0 and h.kind in t.leviathans:
+            out.append(t.plunder_space[space])
     return out
 
 
 def take_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
-    return [take for take, n in zip(rules._take, s.pools[s.target]) if n > 0]
+    return [take for take, n in zip(rules.tables.take, s.pools[s.target]) if n > 0]
 
 
 # -- applying ----------------------------------------------------------------------------------
@@ -182,7 +190,7 @@ def on_ship(rules: CommodoresRules, s: CommodoresState, a: Action) -> Commodores
 
 def on_move(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
     ship = s.ships[s.active]
-    moved = changed(ship, corner=rules.geometry.corner_index[a.to])
+    moved = replaced(ship, corner=rules.tables.corner_index[a.to])
     return changed(s, ships=set_ship(s.ships, s.active, moved), done=did(s, "move"))
 
 
@@ -193,7 +201,7 @@ def on_upgrade(rules: CommodoresRules, s: CommodoresState, a: Action
     upgrade = card.upgrade(a.upgrade)
     assert upgrade is not None
     pools = pay(rules, s.pools, s.player, upgrade.cost)
-    upgraded = changed(ship, upgrades=ship.upgrades + (a.upgrade,))
+    upgraded = replaced(ship, upgrades=ship.upgrades + (a.upgrade,))
     return changed(s, ships=set_ship(s.ships, s.active, upgraded), pools=pools,
                    cubes=s.cubes - 1, done=did(s, "upgrade"))
 
@@ -220,7 +228,7 @@ def on_build(rules: CommodoresRules, s: CommodoresState, a: Action) -> Commodore
 def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
                ) -> CommodoresState:
     ship = s.ships[s.active]
-    plunder = stats(rules, ship)[2]
+    plunder = stats(rules.tables, ship)[2]
     done = did(s, "plunder")
     if ":" in a.target:  # a rival's ship: take resources of your choice, one at a time
         seat = int(a.target.split(":")[0])
@@ -240,7 +248,7 @@ def on_plunder(rules: CommodoresRules, s: CommodoresState, a: Action
     if health == 0:
         tallies = tally(tallies, s.player, FELLED)
     return changed(s, done=done, pools=pools, tallies=tallies,
-                   hexes=set_hex(s.hexes, space, changed(h, health=health)))
+                   hexes=set_hex(s.hexes, space, replaced(h, health=health)))
 
 
 def on_take(rules: CommodoresRules, s: CommodoresState, a: Action) -> CommodoresState:
@@ -282,7 +290,7 @@ def next_turn(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
     turn = s.turn + 1
     ships = s.ships
     if any(ship.new for ship in ships):  # else the same tuple: goal checks reuse their work
-        ships = tuple(changed(ship, new=False) if ship.new else ship for ship in ships)
+        ships = tuple(replaced(ship, new=False) if ship.new else ship for ship in ships)
     step, end = rules.step_after["ships"], s.end
     if turn >= rules.turn_limit * rules.players:
         step, end = OVER, "turn_limit"

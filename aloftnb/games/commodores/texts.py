@@ -54,7 +54,7 @@ def action_text(rules: CommodoresRules, s: CommodoresState, action: Action) -> s
     if kind == "plunder" and ":" not in p["target"]:
         space = rules.geometry.space_index.get(p["target"], -1)
         h = s.hexes[space] if space >= 0 else None
-        if h is not None and h.kind in rules._leviathans:
+        if h is not None and h.kind in rules.tables.leviathans:
             return f"plunder {cat.leviathan(h.kind).name} at {p['target']}"
     if kind == "plunder" and ":" in p["target"]:
         seat, captain = p["target"].split(":", 1)
