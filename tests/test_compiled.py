@@ -123,3 +123,19 @@ def test_a_flow_games_legal_actions_and_apply_run_compiled():
     assert rules.legal_actions.__func__ is flow.legal_by_flow
     state = rules.initial_state(0)
     assert rules.legal_actions(state) == flow.Flow.legal(rules.flow, rules, state, 0)
+
+
+def test_a_rules_object_pickles_by_its_class_players_and_options():
+    """Rules rebuild from their options when unpickled: the compiled fast path's tables
+    (balloons' Tables, ALU's Board, sky commodores' Tables) are never pickled themselves."""
+    import pickle
+
+    from aloftnb.core.registry import make_rules
+
+    for game, players, options in (("balloons", 3, {"columns": 10}), ("alu", 2, {}),
+                                   ("commodores", 3, {}), ("cloudspire", 2, {})):
+        rules = make_rules(game, players, **options)
+        copy = pickle.loads(pickle.dumps(rules))
+        assert copy == rules and copy is not rules and copy.options == rules.options
+        state = rules.initial_state(4)
+        assert copy.legal_actions(state) == rules.legal_actions(state)

@@ -116,26 +116,15 @@ class Rules(ABC, Generic[StateT, ActionT]):
         self.players = players
         self.options = resolve_options(self.name, self.option_spec, options)
         self.configure()
-        self.build_fast_tables()
 
     # -- configuration -------------------------------------------------------------------------
     def configure(self) -> None:
         """Check the player count against the options, precompute tables; raise InvalidOptions."""
 
-    # The attributes `build_fast_tables` sets: objects of a compiled engine's own classes, which
-    # pickle cannot hold, so a pickled rules object leaves them out and builds them again.
-    fast_tables: ClassVar[tuple[str, ...]] = ()
-
-    def build_fast_tables(self) -> None:
-        """After `configure` (and after unpickling): build the tables a compiled fast path reads
-        as typed fields (ALU's engine.Board, balloons' advance.Tables). Nothing by default."""
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key not in self.fast_tables}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.build_fast_tables()
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its class, players and options: its tables may hold compiled objects and
+        # functions, which pickle cannot hold, and they follow from the options anyway.
+        return (_rebuild_rules, (type(self), self.players, dict(self.options)))
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
@@ -546,6 +535,11 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def action_path(self, state: StateT, action: Action) -> list[str]:
         """The board elements (data-key values) a person clicks, in order, to play `action`."""
         return [f"action:{action.type}"]
+
+
+def _rebuild_rules(cls: type[Rules[Any, Any]], players: int, options: dict[str, Any]
+                   ) -> Rules[Any, Any]:
+    return cls(players, **options)
 
 
 # Any game's rules, for game-agnostic code (the match, bots, the runner): its state is opaque there.

@@ -143,10 +143,7 @@ class AluRules(Rules[AluState, Action]):
         self._actions = {kind: tuple(AluAction(kind, tile=t) for t in self.tiles)
                          for kind in TILE_ACTIONS}
         self._end_turn = AluAction(END_TURN)
-
-    fast_tables = ("_board",)
-
-    def build_fast_tables(self) -> None:
+        # The fast path's tables as typed fields (engine.py)
         order = (*TILE_ACTIONS, END_TURN)
         kinds = {kind: n for n, kind in enumerate(order)}
         self._board = engine.Board(self, kinds, tuple(self._actions.values()), self._end_turn,

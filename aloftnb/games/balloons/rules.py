@@ -172,10 +172,6 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         self._wind = {k: BalloonAction("wind", truck=k) for k in ("launch", "safety")}
         self._wind_legal: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}  # wind.py
         self._balloon_range = range(n)
-
-    fast_tables = ("tables",)
-
-    def build_fast_tables(self) -> None:
         self.tables = advance.Tables(self)  # what the advance reads at every step
 
     @property

@@ -158,11 +158,6 @@ _HANDLERS: Final = _FAST[1]
 _CHANCE_STEPS: Final = frozenset(CHANCE_STEPS)
 
 
-def _rebuild_rules(cls: type[CommodoresRules], players: int, options: dict[str, Any]
-                   ) -> CommodoresRules:
-    return cls(players, **options)
-
-
 @python_class
 class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, CommodoresAction]):
     name = "commodores"
@@ -266,10 +261,6 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         """How many free resources `seat` takes at set-up: 1, and half of catch_up more per seat
         before it, rounded up (RULING, a designer's option: the catch_up option)."""
         return 1 + (self.catch_up * seat + 1) // 2
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its players and options: its tables hold functions that do not pickle.
-        return (_rebuild_rules, (type(self), self.players, dict(self.options)))
 
     def max_length(self) -> int:
         """Set-up steps plus, per turn, the most steps a turn can take (see the rules page)."""
