@@ -54,6 +54,7 @@ MODULES = [
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
     "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
+    "aloftnb/games/commodores/setup.py", "aloftnb/games/cloudspire/worth.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]

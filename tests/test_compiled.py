@@ -77,10 +77,25 @@ def _built_modules() -> list[str]:
 
 def test_the_mcts_search_is_in_the_compiled_build():
     """Issue 22: MCTS must gain from the compiled build as the fast path does, so its loop and
-    tree (core/search.py) are compiled, and the bot runs them rather than a loop of its own."""
+    tree (core/search.py) are compiled, and the bot runs them rather than a loop of its own;
+    so are the rewards and estimates its playouts end in, and the set-up its bench starts in."""
     from aloftnb.core import bots, search
+    from aloftnb.core.hooks import rank_rewards
+    from aloftnb.games.cloudspire import worth
+    from aloftnb.games.cloudspire.metrics import HOOKS as CLOUDSPIRE
+    from aloftnb.games.commodores import goals
+    from aloftnb.games.commodores.metrics import HOOKS as COMMODORES
 
-    assert "aloftnb/core/search.py" in _built_modules()
+    assert {"aloftnb/core/search.py", "aloftnb/games/cloudspire/worth.py",
+            "aloftnb/games/commodores/goals.py",
+            "aloftnb/games/commodores/setup.py"} <= set(_built_modules())
+    assert rank_rewards is search.rank_rewards
+    state = make_rules("commodores", 3).initial_state(0)
+    assert COMMODORES.estimate(make_rules("commodores", 3), state) == goals.goal_estimate(
+        make_rules("commodores", 3), state)
+    state = make_rules("cloudspire", 2).initial_state(0)
+    assert CLOUDSPIRE.estimate(make_rules("cloudspire", 2), state) == worth.estimate(
+        make_rules("cloudspire", 2), state)
     assert bots.run_search is search.search
     assert type(bots.MCTSBot(iterations=1).search(
         make_rules("balloons", 2), make_rules("balloons", 2).initial_state(0), 0,

@@ -121,7 +121,8 @@ def index_of(actions: list[Action], action: Action) -> int:
 
 
 # -- per-game hooks ------------------------------------------------------------------------------
-# DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) live in core/hooks.py.
+# DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) are core/hooks.py's
+# (rank_rewards is compiled with the search, in core/search.py).
 def game_hooks(rules: AnyRules) -> AnyHooks:
     """The game's registered playtest hooks (its GameHooks; every fallback when it has none)."""
     return hooks_of(rules)

@@ -1,4 +1,5 @@
-"""MCTS's search loop and tree (`search`, `Node`, `most_visited`), used by bots.MCTSBot.
+"""MCTS's search loop and tree (`search`, `Node`, `most_visited`), used by bots.MCTSBot, and the
+fallback reward of a finished game it reads (`rank_rewards`, GameHooks.rewards's fallback).
 
 A module of its own so the compiled build compiles it (compiled/build.py's MODULES) while the bot
 classes, which notebooks subclass, stay Python; the pure build runs the same code.
@@ -18,10 +19,16 @@ from .chance import CHANCE
 class Node:
     """A move in the shared tree: its children by action and the statistics of the move."""
 
-    __slots__ = ("available", "children", "reward", "visits")
+    __slots__ = ("action", "available", "children", "collide", "index", "reward", "visits")
 
-    def __init__(self) -> None:
+    def __init__(self, action: Any = None) -> None:
         self.children: dict[Any, Node] = {}
+        # The search finds children here, by their action's hash, as a dict would (the same
+        # hash, then the same or an equal action): hashing an action is a Python call, and a
+        # search hashes each action object once (`hashes` in `search`).
+        self.index: dict[int, Node] = {}
+        self.action = action  # the move into this node (None at the root)
+        self.collide: Node | None = None  # a sibling whose action has the same hash
         self.visits = 0
         self.available = 0  # how often this move was legal when its parent was visited
         self.reward = 0.0  # summed reward of the seat that played the move into this node
@@ -44,6 +51,9 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
     legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
                                         rules.current_player)
     sample_chance, determinize, draw = rules.sample_chance, rules.determinize, rng.random
+    # hash(action) by id(action), for each action object seen: it holds the objects, so no id
+    # is reused while the search runs.
+    memo: dict[int, tuple[Any, int]] = {}
     done = 0
     while iterations is None or done < iterations:
         if done % 16 == 0 and ((deadline >= 0 and time.perf_counter() >= deadline)
@@ -61,22 +71,35 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
                 continue
             assert mover is not None  # the game goes on: a seat moves
             moves = _as_list(legal(world))
-            children = node.children
-            # One lookup per move (each hashes the action in Python): the untried moves in
-            # order, and the children of the tried ones, counted as available.
+            # The untried moves in order (with their hashes), and the children of the tried
+            # ones, counted as available.
             untried: list[Any] = []
+            hashes: list[int] = []
             tried: list[Node] = []
+            index = node.index
             for a in moves:
-                found = children.get(a)
+                known = memo.get(id(a))
+                if known is None:
+                    h = hash(a)
+                    memo[id(a)] = (a, h)
+                else:
+                    h = known[1]
+                found = index.get(h)
+                while found is not None and not (found.action is a or found.action == a):
+                    found = found.collide
                 if found is None:
                     untried.append(a)
+                    hashes.append(h)
                 else:
                     found.available += 1
                     tried.append(found)
             if untried:
-                action = untried[int(draw() * len(untried))]
-                child = Node()
-                children[action] = child
+                pick = int(draw() * len(untried))
+                action = untried[pick]
+                child = Node(action)
+                node.children[action] = child
+                child.collide = index.get(hashes[pick])
+                index[hashes[pick]] = child
                 child.available = 1
                 world = apply(world, action)
                 path.append(child)
@@ -121,3 +144,26 @@ def most_visited(root: Any, actions: list[Any]) -> Any:
         if visits > best_visits:
             best, best_visits = a, visits
     return best
+
+
+def rank_rewards(rules: Any, state: Any) -> dict[int, float]:
+    """Fallback reward in 0..1 per seat, from the outcome.
+
+    Win/loss games and cooperative games: 1 to each winner, 0 to the others. Scored games: the
+    share of rivals each seat beat, ties counting half."""
+    if rules.traits.utility == "win_loss" or rules.traits.cooperative:
+        result = rules.outcome(state)
+        winners = result.winners if result is not None else ()
+        return {seat: 1.0 if seat in winners else 0.0 for seat in range(rules.players)}
+    scores = rules.scores(state)
+    sign = 1.0 if rules.higher_score_wins else -1.0
+    seats = list(scores)
+    if len(seats) == 1:
+        return {seats[0]: 0.5}
+    rewards = {}
+    for seat in seats:
+        mine = sign * scores[seat]
+        beaten = sum(1.0 if mine > sign * scores[o] else 0.5 if mine == sign * scores[o] else 0.0
+                     for o in seats if o != seat)
+        rewards[seat] = beaten / (len(seats) - 1)
+    return rewards

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import CommodoresAction, cached
-from .changes import gain, stack_change, token_change
+from .changes import changed, gain, stack_change, token_change
 from .state import FREE, GOAL, GOAL_NUMBER, PLACE, SET_ASIDE, SHIP_TYPE, CommodoresState, Ship
 
 if TYPE_CHECKING:
@@ -89,8 +89,8 @@ def on_place(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) ->
     corner = rules.geometry.corner_index[a.corner]
     ships = s.ships + (Ship(s.player, 1, "starter", corner, (), False),)
     if s.player + 1 < rules.players:
-        return s._replace(ships=ships, player=s.player + 1)
-    return s._replace(ships=ships, player=0, step=FREE)
+        return changed(s, ships=ships, player=s.player + 1)
+    return changed(s, ships=ships, player=0, step=FREE)
 
 
 def free_legal(rules: CommodoresRules, s: CommodoresState, seat: int) -> list[CommodoresAction]:
@@ -107,8 +107,8 @@ def on_free(rules: CommodoresRules, s: CommodoresState, a: CommodoresAction) -> 
     # RULING (the catch_up option): seat k takes 1 + (k x catch_up + 1) // 2 free resources,
     # one at a time; nothing else gives resources during set-up, so its pool counts them.
     if sum(pools[s.player]) < rules.free_resources_of(s.player):
-        return s._replace(pools=pools)
+        return changed(s, pools=pools)
     if s.player + 1 < rules.players:
-        return s._replace(pools=pools, player=s.player + 1)
+        return changed(s, pools=pools, player=s.player + 1)
     # Set-up ends: seat 0's turn begins with the phase FLOW says comes next.
-    return s._replace(pools=pools, player=0, step=rules.step_after["setup"])
+    return changed(s, pools=pools, player=0, step=rules.step_after["setup"])
