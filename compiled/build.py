@@ -25,8 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What is compiled: the engines' rules and the modules they call on every step, and the
-# observations the adapters read at every step. Left out:
+# What is compiled: the engines' rules and the modules they call on every step, the observations
+# the adapters read at every step, and MCTS's search loop (core/search.py: the bot classes, which
+# notebooks subclass, stay Python in bots.py). Left out:
 # core/action.py (mypyc tests isinstance(x, Action) by exact type, so a game's action would not
 # be an Action), core/records.py (Draft declares its dynamic fields in an `if` in the class
 # body, which mypyc refuses) and the games' state.py (a compiled named tuple keeps `tuple` for a
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # rules class, compiled, boxed every whole number and called methods the slow way (0.6x pure).
 MODULES = [
     "aloftnb/core/flow.py", "aloftnb/core/chance.py", "aloftnb/kit/hexgrid.py",
-    "aloftnb/kit/tuples.py",
+    "aloftnb/kit/tuples.py", "aloftnb/core/search.py",
     "aloftnb/games/alu/engine.py",
     "aloftnb/games/balloons/rules.py", "aloftnb/games/balloons/advance.py",
     "aloftnb/games/balloons/wind.py", "aloftnb/games/balloons/scoring.py",
@@ -54,6 +55,7 @@ MODULES = [
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
     "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
+    "aloftnb/games/cloudspire/worth.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]

@@ -193,6 +193,50 @@ def test_search_statistics_add_up():
     assert set(root.children) <= set(rules.legal_actions(state))
 
 
+class TakeThree(TakeAway):
+    """Take-away from 9 stones, 1 to 3 at a time (a tree a few levels deep)."""
+
+    ACTION = Action
+
+    def initial_state(self, seed):
+        return (9, 0, None)
+
+    def legal_actions(self, state):
+        return [self.ACTION("take", n=n) for n in (1, 2, 3) if n <= state[0]]
+
+
+class CollidingAction(Action):
+    """Every action hashes alike, so the search tells them apart by value alone."""
+
+    __slots__ = ()
+
+    def __hash__(self):
+        return 7
+
+
+class CollidingTakeThree(TakeThree):
+    ACTION = CollidingAction
+
+
+def test_the_search_tree_finds_children_by_value_when_hashes_collide():
+    """The search finds a move's child by the action's value: with every hash alike (and new
+    action objects at every step) it grows the same tree."""
+
+    def tree(rules):
+        root = MCTSBot(iterations=200).search(rules, rules.initial_state(0), 0, random.Random(3))
+        stats = {}
+        for a, child in root.children.items():
+            stats[a.n,] = (child.visits, child.available, child.reward)
+            for b, grandchild in child.children.items():
+                stats[a.n, b.n] = (grandchild.visits, grandchild.available, grandchild.reward)
+        return stats
+
+    plain, colliding = tree(TakeThree(2)), tree(CollidingTakeThree(2))
+    assert colliding == plain
+    assert len(plain) == 3 + 9  # three moves at the root, three after each
+    assert sum(plain[n,][0] for n in (1, 2, 3)) == 200
+
+
 def test_single_legal_action_is_played_without_search():
     rules = TakeAway(2)
     assert MCTSBot(iterations=1).choose(rules, (1, 0, None), 0, random.Random(0)) == Action(

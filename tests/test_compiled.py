@@ -3,16 +3,20 @@ Python, and never a compiled module in place of a source edited after the build.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import random
 import subprocess
 import sys
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from aloftnb.core import compiled
+from aloftnb.core.registry import make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_build = pytest.mark.skipif(
@@ -59,6 +63,106 @@ def test_the_compiled_and_the_pure_build_play_the_same_games():
     pure_lines, built_lines = pure.stdout.splitlines(), built.stdout.splitlines()
     assert len(pure_lines) >= 17  # a line per game configuration, and the simulations
     assert built_lines == pure_lines
+
+
+def _built_modules() -> list[str]:
+    """compiled/build.py's MODULES (the file imports nothing outside the standard library)."""
+    spec = importlib.util.spec_from_file_location("_compiled_build", ROOT / "compiled" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    modules: list[str] = build.MODULES
+    return modules
+
+
+def test_the_mcts_search_is_in_the_compiled_build():
+    """Issue 22: MCTS must gain from the compiled build as the fast path does, so its loop and
+    tree (core/search.py) are compiled, and the bot runs them rather than a loop of its own;
+    so are the rewards and estimates its playouts end in, and the set-up its bench starts in."""
+    from aloftnb.core import bots, search
+    from aloftnb.core.hooks import rank_rewards
+    from aloftnb.games.cloudspire import worth
+    from aloftnb.games.cloudspire.metrics import HOOKS as CLOUDSPIRE
+    from aloftnb.games.commodores import goals
+    from aloftnb.games.commodores.metrics import HOOKS as COMMODORES
+
+    assert {"aloftnb/core/search.py", "aloftnb/games/cloudspire/worth.py",
+            "aloftnb/games/commodores/goals.py",
+            "aloftnb/games/commodores/setup.py"} <= set(_built_modules())
+    assert rank_rewards is search.rank_rewards
+    state = make_rules("commodores", 3).initial_state(0)
+    assert COMMODORES.estimate(make_rules("commodores", 3), state) == goals.goal_estimate(
+        make_rules("commodores", 3), state)
+    state = make_rules("cloudspire", 2).initial_state(0)
+    assert CLOUDSPIRE.estimate(make_rules("cloudspire", 2), state) == worth.estimate(
+        make_rules("cloudspire", 2), state)
+    assert bots.run_search is search.search
+    assert type(bots.MCTSBot(iterations=1).search(
+        make_rules("balloons", 2), make_rules("balloons", 2).initial_state(0), 0,
+        random.Random(0))) is search.Node
+
+
+@needs_build
+def test_a_compiled_search_runs_no_python_per_iteration():
+    """In the compiled build the search loop is native code: the Python frames a search enters
+    in core/bots.py and core/search.py are as many for 40 iterations as for 10 (the pure build
+    calls a helper at every step)."""
+    from aloftnb.core import bots, search
+
+    assert Path(search.__file__).suffix != ".py"
+    rules = make_rules("commodores", 3)
+    state = rules.initial_state(0)
+    watched = {str(ROOT / "aloftnb" / "core" / name) for name in ("bots.py", "search.py")}
+
+    def python_calls(iterations: int) -> int:
+        calls = 0
+
+        def count(frame: Any, event: str, arg: Any) -> None:
+            nonlocal calls
+            if event == "call" and frame.f_code.co_filename in watched:
+                calls += 1
+
+        sys.setprofile(count)
+        try:
+            bots.MCTSBot(iterations=iterations).choose(rules, state, 0, random.Random(0))
+        finally:
+            sys.setprofile(None)
+        return calls
+
+    assert python_calls(10) == python_calls(40)
+
+
+# Each game's seeded MCTS moves and its root's statistics (floats by repr), in one build.
+MCTS_DIGEST = textwrap.dedent("""
+    import random
+    from aloftnb.core.bots import MCTSBot
+    from aloftnb.core.registry import make_rules
+    for game, players, options in [("balloons", 3, {}), ("alu", 2, {}), ("commodores", 3, {}),
+                                   ("cloudspire", 2, {}), ("cloudspire", 1, {"mode": "solo"})]:
+        rules = make_rules(game, players, **options)
+        rng, state, moves = random.Random(1), rules.initial_state(1), 0
+        while not rules.is_over(state) and moves < 12:
+            if rules.is_chance(state):
+                state = rules.apply(state, rules.sample_chance(state, rng))
+                continue
+            seat, bot = rules.current_player(state), MCTSBot(iterations=20, exploration=1.1)
+            root = bot.search(rules, state, seat, random.Random(moves))
+            stats = sorted((str(a), c.visits, c.available, repr(c.reward))
+                           for a, c in root.children.items())
+            action = bot.choose(rules, state, seat, rng)
+            print(game, players, moves, str(action), root.visits, stats)
+            state, moves = rules.apply(state, action), moves + 1
+""")
+
+
+@needs_build
+def test_the_compiled_and_the_pure_build_search_alike():
+    """The same seeds give the same MCTS moves and the same statistics at every node of the
+    root, to the last bit of each summed reward, in both builds."""
+    with ThreadPoolExecutor(2) as pool:
+        pure, built = pool.map(lambda p: _run("-c", MCTS_DIGEST, pure=p), (True, False))
+    assert len(pure.stdout.splitlines()) >= 5 * 12
+    assert built.stdout == pure.stdout
 
 
 def test_aloftnb_pure_runs_the_source():

@@ -24,14 +24,12 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
 from ..errors import AloftnbError
 from .action import Action
-from .chance import CHANCE
 from .hooks import DEFAULT_ITERATIONS as DEFAULT_ITERATIONS
 from .hooks import AnyHooks
 from .hooks import rank_rewards as rank_rewards
@@ -39,6 +37,8 @@ from .hooks import score_evaluation as score_evaluation
 from .options import _short_repr, number_problem, whole_number_problem
 from .registry import hooks_of
 from .rules import AnyRules
+from .search import Node, most_visited
+from .search import search as run_search
 
 # Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
 # kernel for hours or grow memory without end.
@@ -121,7 +121,8 @@ def index_of(actions: list[Action], action: Action) -> int:
 
 
 # -- per-game hooks ------------------------------------------------------------------------------
-# DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) live in core/hooks.py.
+# DEFAULT_ITERATIONS, rank_rewards and score_evaluation (the fallbacks) are core/hooks.py's
+# (rank_rewards is compiled with the search, in core/search.py).
 def game_hooks(rules: AnyRules) -> AnyHooks:
     """The game's registered playtest hooks (its GameHooks; every fallback when it has none)."""
     return hooks_of(rules)
@@ -207,14 +208,8 @@ def _settled_value(rules: AnyRules, state: Any, seat: int, rng: random.Random) -
 
 
 # -- MCTS ----------------------------------------------------------------------------------------
-class _Node:
-    __slots__ = ("available", "children", "reward", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.available = 0  # how often this move was legal when its parent was visited
-        self.reward = 0.0  # summed reward of the seat that played the move into this node
+# The search loop and its tree live in core/search.py, which the compiled build compiles.
+_Node = Node  # the tree's node by its older name
 
 
 class MCTSBot(Bot):
@@ -282,82 +277,19 @@ class MCTSBot(Bot):
             return actions[0]
         root = self.search(rules, state, seat, rng, stop)
         # Most visited; ties in legal-action order, so the choice is reproducible.
-        return max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
+        chosen: Action = most_visited(root, actions)
+        return chosen
 
     def search(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
-               stop: Callable[[], bool] | None = None) -> _Node:
+               stop: Callable[[], bool] | None = None) -> Node:
         """Run the search from `state` for `seat`; returns the root with its statistics."""
-        root = _Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        limit: float = self.iterations if self.iterations is not None else math.inf
-        if self.iterations is None and self.seconds is None:
-            limit = default_iterations(rules)
-        c = self.exploration
-        legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
-                                            rules.current_player)
-        sample_chance = rules.sample_chance
-        log = math.log
+        iterations = self.iterations
+        if iterations is None and self.seconds is None:
+            iterations = default_iterations(rules)
         hooks = game_hooks(rules)
-        rewards_of, estimate = hooks.rewards, hooks.estimate
-        cutoff: float = math.inf if hooks.PLAYOUT_DECISIONS is None else hooks.PLAYOUT_DECISIONS
-        done = 0
-        while done < limit:
-            if done % 16 == 0 and ((deadline is not None and time.perf_counter() >= deadline)
-                                   or (stop is not None and stop())):
-                break
-            world = rules.determinize(state, seat, rng)
-            node = root
-            path: list[_Node] = []
-            movers: list[int] = []  # the seat that played into each node of `path`
-            # Selection and expansion.
-            while not is_over(world):
-                mover = player_of(world)
-                if mover == CHANCE:
-                    world = apply(world, sample_chance(world, rng))
-                    continue
-                assert mover is not None  # the game goes on: a seat moves
-                moves = legal(world)
-                children = node.children
-                untried = [a for a in moves if a not in children]
-                for a in moves:
-                    child = children.get(a)
-                    if child is not None:
-                        child.available += 1
-                if untried:
-                    action = untried[int(rng.random() * len(untried))]
-                    child = children[action] = _Node()
-                    child.available = 1
-                    world = apply(world, action)
-                    path.append(child)
-                    movers.append(mover)
-                    break
-                best_child: _Node = root
-                best_value, best_action = -math.inf, moves[0]
-                for a in moves:
-                    ch = children[a]
-                    value = ch.reward / ch.visits + c * math.sqrt(log(ch.available) / ch.visits)
-                    if value > best_value:
-                        best_child, best_value, best_action = ch, value, a
-                world = apply(world, best_action)
-                node = best_child
-                path.append(node)
-                movers.append(mover)
-            # Random playout to the end, or to the game's cut-off.
-            decisions = 0
-            while not is_over(world) and decisions < cutoff:
-                if player_of(world) == CHANCE:
-                    world = apply(world, sample_chance(world, rng))
-                    continue
-                moves = legal(world)
-                world = apply(world, moves[int(rng.random() * len(moves))])
-                decisions += 1
-            rewards = rewards_of(rules, world) if is_over(world) else estimate(rules, world)
-            for child, mover in zip(path, movers):
-                child.visits += 1
-                child.reward += rewards[mover]
-            root.visits += 1
-            done += 1
-        return root
+        return run_search(rules, state, seat, rng, stop, iterations, self.seconds,
+                          self.exploration, hooks.rewards, hooks.estimate,
+                          hooks.PLAYOUT_DECISIONS)
 
 
 def default_iterations(rules: AnyRules) -> int:

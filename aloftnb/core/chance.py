@@ -1,4 +1,5 @@
-"""Chance steps: the constant that marks them and the seed streams that resolve them.
+"""Chance steps: the constant that marks them, the seed streams that resolve them, and a
+compiled `shuffle` (the bots' determinizations shuffle at every MCTS iteration).
 
 A game is at a chance step when `rules.current_player(state) == CHANCE`: nobody decides; an
 outcome is drawn (a die, a shuffled stack). Every consumer resolves chance the same way: the
@@ -41,3 +42,20 @@ def weighted_choice(outcomes: Sequence[tuple[T, float]], rng: random.Random) -> 
         if point < 0:
             return outcome
     return outcomes[-1][0]  # rounding left a sliver at the top
+
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(items)`: the same draws and the same order, but compiled in the compiled
+    build (random.shuffle is Python). It is random.Random's algorithm: from the end, each place
+    swaps with one drawn below it by getrandbits; tests check it against rng.shuffle. A
+    generator of another class shuffles the list itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]

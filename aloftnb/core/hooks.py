@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from ..errors import InvalidGame
 from .options import _short_repr
+from .search import rank_rewards as rank_rewards  # compiled with MCTS's search
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -47,29 +48,6 @@ def score_evaluation(rules: Rules[Any, Any], state: Any, seat: int) -> float:
     mine = sign * scores[seat]
     rivals = [sign * s for p, s in scores.items() if p != seat]
     return mine - max(rivals) if rivals else mine
-
-
-def rank_rewards(rules: Rules[Any, Any], state: Any) -> dict[int, float]:
-    """Fallback reward in 0..1 per seat, from the outcome.
-
-    Win/loss games and cooperative games: 1 to each winner, 0 to the others. Scored games: the
-    share of rivals each seat beat, ties counting half."""
-    if rules.traits.utility == "win_loss" or rules.traits.cooperative:
-        result = rules.outcome(state)
-        winners = result.winners if result is not None else ()
-        return {seat: 1.0 if seat in winners else 0.0 for seat in range(rules.players)}
-    scores = rules.scores(state)
-    sign = 1.0 if rules.higher_score_wins else -1.0
-    seats = list(scores)
-    if len(seats) == 1:
-        return {seats[0]: 0.5}
-    rewards = {}
-    for seat in seats:
-        mine = sign * scores[seat]
-        beaten = sum(1.0 if mine > sign * scores[o] else 0.5 if mine == sign * scores[o] else 0.0
-                     for o in seats if o != seat)
-        rewards[seat] = beaten / (len(seats) - 1)
-    return rewards
 
 
 class GameHooks(Generic[RulesT, StateT]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.action import Action
-from ...core.hooks import GameHooks, RestrictionPredicate
+from ...core.hooks import GameHooks, RestrictionPredicate, rank_rewards
 from .rules import FLYING, INFLATED, PACKED, UNPACKED, BalloonsRules, BalloonsState
 
 # How far along a balloon is before it flies: unpacking and inflating are steps towards a token.
@@ -41,7 +41,7 @@ class BalloonsHooks(GameHooks[BalloonsRules, BalloonsState]):
 
     def rewards(self, rules: BalloonsRules, s: BalloonsState) -> dict[int, float]:
         if not rules.solo_rules:
-            return super().rewards(rules, s)
+            return rank_rewards(rules, s)  # GameHooks' fallback, called without a Python frame
         worst = rules.columns + 3 * len(rules.ids)
         value = 1.0 - rules.scores(s)[0] / worst
         return {seat: value for seat in range(rules.players)}

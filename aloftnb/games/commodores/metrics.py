@@ -18,57 +18,18 @@ from typing import Any
 
 from ...core.action import Action
 from ...core.hooks import GameHooks, RestrictionPredicate
+from .goals import goal_estimate, goal_progress
 from .rules import CommodoresRules
 from .state import (
     DRAW_NUMBER,
-    EXPLORED,
-    FELLED,
     FORAGED,
     FROM_LEVIATHANS,
     OVER,
     PLACE_HEX,
     PLUNDERED,
-    SHIPS_PLUNDERED,
     TRADED,
-    TRADES,
     CommodoresState,
 )
-
-_TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
-             "ships_plundered": SHIPS_PLUNDERED}
-
-
-def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id: str) -> float:
-    """How far `seat` is towards a goal, 0..1 (1: met)."""
-    goal = rules.goal_cards[goal_id]
-    kind, amount = goal.kind, goal.amount
-    fleet = [ship for ship in s.ships if ship.owner == seat]
-    if kind == "leviathans_felled" and s.tallies[seat][FELLED] < amount:
-        # Half-way credit for wounding: the most hurt leviathan next to one of your ships.
-        hurt = [1 - s.hexes[sp].health / rules.catalogue.leviathan(  # type: ignore[union-attr]
-                    s.hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr, operator]
-                for sp in rules.touching(s, ship.corner)
-                if s.hexes[sp].kind in rules.leviathan_ids]  # type: ignore[union-attr]
-        return (s.tallies[seat][FELLED] + 0.5 * max(hurt, default=0.0)) / amount
-    if kind in _TALLY_OF:
-        value = s.tallies[seat][_TALLY_OF[kind]]
-    elif kind == "ships":
-        value = len(fleet)
-    elif kind == "pool_total":
-        value = sum(s.pools[seat])
-    elif kind == "ship_types":
-        value = len({ship.kind for ship in fleet})
-    elif kind == "upgrades":
-        value = sum(len(ship.upgrades) for ship in fleet)
-    elif kind == "resources_touched":
-        kinds = {s.hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
-                 for sp in rules.touching(s, ship.corner)}
-        value = len(kinds & set(rules.resources))
-    else:  # ships_by_number: enough ships, and the share of them next to the number
-        near = sum(any(s.hexes[sp].number == s.goal_number  # type: ignore[union-attr]
-                       for sp in rules.touching(s, ship.corner)) for ship in fleet)
-        return min(1.0, len(fleet) / amount) * (near / len(fleet) if fleet else 0.0)
-    return min(1.0, value / amount)
 
 
 def forage_reach(rules: CommodoresRules, s: CommodoresState, fleet: list[Any]) -> float:
@@ -124,15 +85,7 @@ class CommodoresHooks(GameHooks[CommodoresRules, CommodoresState]):
     def estimate(self, rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
         """A position's worth per seat in 0..1: goals done, plus progress towards the nearest goals
         still open (a seat one step from its third goal is close to 1)."""
-        need = rules.catalogue.goals_to_win
-        out = {}
-        for seat in range(rules.players):
-            done = len(s.completed[seat])
-            open_goals = sorted((goal_progress(rules, s, seat, g) for g in s.goals
-                                 if g not in s.completed[seat]), reverse=True)
-            near = sum(open_goals[:max(0, need - done)])
-            out[seat] = min(1.0, (done + 0.8 * near) / need)
-        return out
+        return goal_estimate(rules, s)  # compiled with the goals (an MCTS playout's reward)
 
     def rewards(self, rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
         outcome = rules.outcome(s)

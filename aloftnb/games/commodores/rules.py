@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Final
 
 from ...core.action import Action
 from ...core.catalogues import CatalogueRules
-from ...core.chance import CHANCE, weighted_choice
+from ...core.chance import CHANCE, shuffle, weighted_choice
 from ...core.compiled import python_class
 from ...core.flow import Flow, Handler, Legal, Phase, Stage, custom
 from ...core.options import Option, int_between
@@ -462,7 +462,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
                 unseen.append(lv)
         if len(unseen) <= len(s.set_aside) or not s.set_aside:
             return s
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)  # rng.shuffle, compiled
         set_aside = tuple(unseen[:len(s.set_aside)])
         stack = list(s.stack)
         for lv in unseen:
@@ -470,7 +470,7 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         for lv in self.leviathan_ids:  # seen ones in the stack stay where they are
             if lv in s.seen:
                 stack[self.kind_index[lv]] = s.stack[self.kind_index[lv]]
-        return s._replace(set_aside=set_aside, stack=tuple(stack))
+        return changes.changed(s, set_aside=set_aside, stack=tuple(stack))
 
     # -- drawing and clicking ------------------------------------------------------------------
     def render_svg(self, view: dict[str, Any], **options: Any) -> str:
