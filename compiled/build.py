@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # What is compiled: the engines' rules and the modules they call on every step, and the
-# observations the adapters read at every step. Left out:
+# observations and legal moves the adapters read at every step. Left out:
 # core/action.py (mypyc tests isinstance(x, Action) by exact type, so a game's action would not
 # be an Action), core/records.py (Draft declares its dynamic fields in an `if` in the class
 # body, which mypyc refuses) and the games' state.py (a compiled named tuple keeps `tuple` for a
@@ -53,6 +53,7 @@ MODULES = [
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
     "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
+    "aloftnb/adapters/steps.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]
