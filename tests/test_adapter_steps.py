@@ -17,7 +17,8 @@ np = pytest.importorskip("numpy")
 def _counting(table):
     asked = []
 
-    def index_of(action):
+    def index_of(owner, action):
+        assert owner == "owner"
         asked.append(action)
         return table[action]
 
@@ -28,11 +29,11 @@ def test_moves_by_index_asks_once_per_action_object_and_keeps_first_or_last():
     a, b, c = Action("go", to=1), Action("go", to=2), Action("stay")
     index_of, asked = _counting({a: 4, b: 2, c: 4})
     known: dict = {}
-    assert moves_by_index([a, b, c], known, index_of, True) == {4: a, 2: b}
-    assert moves_by_index([a, b, c], known, index_of, False) == {4: c, 2: b}
+    assert moves_by_index([a, b, c], known, index_of, "owner", True) == {4: a, 2: b}
+    assert moves_by_index([a, b, c], known, index_of, "owner", False) == {4: c, 2: b}
     assert asked == [a, b, c]  # the second call found all three by identity
     twin = Action("go", to=1)  # equal to a, another object: asked again
-    assert moves_by_index([twin], known, index_of, True) == {4: twin}
+    assert moves_by_index([twin], known, index_of, "owner", True) == {4: twin}
     assert asked[-1] is twin
 
 
@@ -40,7 +41,7 @@ def test_moves_by_index_never_takes_an_entry_of_another_object_with_the_same_id(
     a, b = Action("go", to=1), Action("go", to=2)
     known = {id(b): (a, 99)}  # as if a freed action's id were now b's
     index_of, asked = _counting({b: 3})
-    assert moves_by_index([b], known, index_of, True) == {3: b}
+    assert moves_by_index([b], known, index_of, "owner", True) == {3: b}
     assert asked == [b] and known[id(b)] == (b, 3)
 
 
@@ -48,7 +49,8 @@ def test_moves_by_index_starts_its_table_again_at_the_limit():
     actions = [Action("go", to=i) for i in range(5)]
     index_of, asked = _counting({x: i for i, x in enumerate(actions)})
     known: dict = {}
-    assert moves_by_index(actions, known, index_of, True, limit=3) == dict(enumerate(actions))
+    moves = moves_by_index(actions, known, index_of, "owner", True, limit=3)
+    assert moves == dict(enumerate(actions))
     assert len(known) == 2 and len(asked) == 5  # cleared before the 4th: holds the last two
 
 

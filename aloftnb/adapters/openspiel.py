@@ -53,6 +53,7 @@ from .returns import outcome_returns, return_bounds, shared_returns
 from .spiel_nodes import (
     _action_index,
     _chance_index,
+    _chance_outcome,
     _index,
     _Node,
     _rebuild,  # noqa: F401  (pickles of states name it here)
@@ -233,13 +234,16 @@ class AloftnbState(pyspiel.State):
         if player is not None:
             return super().legal_actions(player)
         node = self._node
-        legal = node.legal  # (kept only at a decision of a game that goes on)
+        legal = node.legal  # (kept only at a step of a game that goes on)
         if legal is not None:
             return list(legal)
         if node.over is False:  # (is_terminal was asked): a decision is the likeliest
             seat = node.to_move()
             if seat is not None and seat >= 0:
-                return list(self._legal_indices())
+                moves = moves_by_index(node.rules.legal_actions(node.state), node.indices[2],
+                                       _action_index, node, False)
+                node.moves, node.legal = moves, sorted(moves)
+                return list(node.legal)
         if self.is_terminal():
             return []
         current = self.current_player()
@@ -260,7 +264,7 @@ class AloftnbState(pyspiel.State):
         if node.legal is None:
             indices = node.indices
             moves = moves_by_index(node.rules.legal_actions(node.state), indices[2],
-                                   functools.partial(_action_index, node), False)
+                                   _action_index, node, False)
             node.moves, node.legal = moves, sorted(moves)
         return node.legal
 
@@ -274,11 +278,14 @@ class AloftnbState(pyspiel.State):
             else:
                 node.chance = sorted((_chance_index(node, o), p)
                                      for o, p in rules.chance_outcomes(state))
+            if node.to_move() == CHANCE:  # kept as a decision's: legal_actions and apply ask
+                node.moves = {i: _chance_outcome(node, i) for i, _ in node.chance}
+                node.legal = [i for i, _ in node.chance]
         return list(node.chance)
 
     def _apply_action(self, action: int) -> None:
         node = self._node
-        moves = node.moves  # (kept only at a decision, with the seat to move)
+        moves = node.moves  # (kept only at a step of a game that goes on, with its mover)
         if moves is not None and type(action) is int:
             move = moves.get(action)
             if move is not None:

@@ -228,7 +228,8 @@ class AloftnbEnv(AECEnv):
         moves = self._moves
         if moves is None:
             moves = self._moves = moves_by_index(self.rules.legal_actions(self.game_state),
-                                                 self._known_moves, self._index_of, True)
+                                                 self._known_moves, AloftnbEnv._index_of, self,
+                                                 True)
         return moves
 
     def _index_of(self, move: Any) -> int:

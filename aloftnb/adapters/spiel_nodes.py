@@ -104,13 +104,14 @@ def _rebuild(rules, steps):
 _INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _indices_of(rules: Rules) -> tuple[dict, dict, dict]:
+def _indices_of(rules: Rules) -> tuple[dict, dict, dict, dict]:
     """The indices of the actions and chance outcomes seen so far, per rules object: the
     adapter asks for every legal one at every step (chance_to_index searches a list). The
-    third holds the actions' indices by the actions' identity (`steps.moves_by_index`)."""
+    third holds the actions' indices by the actions' identity (`steps.moves_by_index`), the
+    fourth chance_from_index's outcomes by index."""
     indices = _INDICES.get(rules)
     if indices is None:
-        indices = _INDICES[rules] = ({}, {}, {})
+        indices = _INDICES[rules] = ({}, {}, {}, {})
     return indices
 
 
@@ -128,3 +129,11 @@ def _chance_index(node: _Node, outcome: Any) -> int:
     if index is None:
         index = indices[outcome] = node.rules.chance_to_index(outcome)
     return index
+
+
+def _chance_outcome(node: _Node, index: int) -> Any:
+    outcomes = node.indices[3]
+    outcome = outcomes.get(index)
+    if outcome is None:
+        outcome = outcomes[index] = node.rules.chance_from_index(index)
+    return outcome

@@ -13,12 +13,13 @@ KNOWN_LIMIT = 50_000
 
 
 def moves_by_index(actions: list[Any], known: dict[int, tuple[Any, int]],
-                   index_of: Callable[[Any], int], first: bool,
+                   index_of: Callable[[Any, Any], int], owner: Any, first: bool,
                    limit: int = KNOWN_LIMIT) -> dict[int, Any]:
     """{index: action} of `actions`; with several actions of one index, the first (`first`) or
     the last. `known` keeps each action's index by the object's identity (id -> (the action,
     its index)): the games hand out the same action objects from step to step, and an identity
-    lookup costs less than hashing an action's fields. Other objects ask `index_of`; `known`
+    lookup costs less than hashing an action's fields. Other objects ask `index_of(owner,
+    action)` (a function and its first argument, so no bound method is made per step); `known`
     starts again when it holds `limit` actions."""
     moves: dict[int, Any] = {}
     for move in actions:
@@ -26,7 +27,7 @@ def moves_by_index(actions: list[Any], known: dict[int, tuple[Any, int]],
         if entry is None or entry[0] is not move:
             if len(known) >= limit:
                 known.clear()
-            entry = (move, index_of(move))
+            entry = (move, index_of(owner, move))
             known[id(move)] = entry  # (holding the action keeps its id from being reused)
         index: int = entry[1]
         if not first or index not in moves:
