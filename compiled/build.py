@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # What is compiled: the engines' rules and the modules they call on every step, the observations
-# the adapters read at every step, and MCTS's search loop (core/search.py: the bot classes, which
-# notebooks subclass, stay Python in bots.py). Left out:
+# and legal moves the adapters read at every step, and MCTS's search loop (core/search.py: the
+# bot classes, which notebooks subclass, stay Python in bots.py). Left out:
 # core/action.py (mypyc tests isinstance(x, Action) by exact type, so a game's action would not
 # be an Action), core/records.py (Draft declares its dynamic fields in an `if` in the class
 # body, which mypyc refuses) and the games' state.py (a compiled named tuple keeps `tuple` for a
@@ -55,7 +55,7 @@ MODULES = [
     "aloftnb/games/balloons/encoding.py", "aloftnb/games/commodores/encoding.py",
     "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
-    "aloftnb/games/cloudspire/worth.py",
+    "aloftnb/games/cloudspire/worth.py", "aloftnb/adapters/steps.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]

@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import json
 import random
-import weakref
 from typing import Any
 
 try:
@@ -51,6 +50,15 @@ from ..core.rules import Rules, declares_encoding
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
 from .observations import Observations
 from .returns import outcome_returns, return_bounds, shared_returns
+from .spiel_nodes import (
+    _action_index,
+    _chance_index,
+    _chance_outcome,
+    _index,
+    _Node,
+    _rebuild,  # noqa: F401  (pickles of states name it here)
+)
+from .steps import moves_by_index
 
 
 class IllegalSpielAction(IllegalAction, pyspiel.SpielError):
@@ -197,106 +205,6 @@ class AloftnbGame(pyspiel.Game):
 
 
 # -- states ------------------------------------------------------------------------------------
-class _Node:
-    """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
-    clones (OpenSpiel deep-copies a Python state's attributes on every clone); what it computes
-    about its state (seat to move, legal moves) it keeps, as pyspiel asks for them repeatedly."""
-
-    __slots__ = ("action", "chance", "indices", "infos", "legal", "mover", "moves", "over",
-                 "parent", "player", "rules", "seat", "state")
-
-    def __init__(self, parent, action, mover, state, rules) -> None:
-        self.parent, self.action, self.mover, self.state, self.rules = (
-            parent, action, mover, state, rules)
-        # (action -> index, chance outcome -> index), shared along the game
-        self.indices = parent.indices if parent is not None else _indices_of(rules)
-        self.infos: dict[int, str] = {}  # information state strings, computed when asked
-        self.legal: list[int] | None = None  # the legal indices, computed when asked
-        self.moves: dict[int, Any] | None = None  # legal index -> action, likewise
-        self.chance: list[tuple[int, float]] | None = None  # (index, probability), likewise
-        self.seat: int | None = _UNKNOWN  # rules.current_player(state), when first asked
-        self.player: int | None = None  # the same as OpenSpiel numbers it, likewise
-        self.over: bool | None = None  # rules.is_over(state), likewise
-
-    def to_move(self) -> int | None:
-        """The aloftnb seat to move (CHANCE for a chance step, None once the game is over)."""
-        seat = self.seat
-        if seat == _UNKNOWN:
-            seat = self.seat = self.rules.current_player(self.state)
-        return seat
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def __reduce__(self):  # flat, so long games do not pickle recursively
-        steps, node = [], self
-        while node is not None:
-            steps.append((node.action, node.mover, node.state))
-            node = node.parent
-        return (_rebuild, (self.rules, steps[::-1]))
-
-    def info(self, player: int) -> str:
-        """`player`'s information state: its observations along the game and its own moves."""
-        text = self.infos.get(player)
-        if text is None:
-            chain, node = [], self
-            while node is not None and player not in node.infos:
-                chain.append(node)
-                node = node.parent
-            text = node.infos[player] if node is not None else ""
-            for step in reversed(chain):
-                seen = step.rules.observation_string(step.state, player)
-                if step.parent is None:
-                    text = seen
-                else:  # a step: this seat's own move, or only that something happened
-                    move = f"> {step.action}" if step.mover == player else ">"
-                    text = f"{text}\n{move}\n{seen}"
-                step.infos[player] = text
-        return text
-
-
-_UNKNOWN = -(2**62)  # a _Node's seat before it is asked (None is "the game is over")
-
-
-def _index(action: Any) -> int | None:
-    """An action index as an int (numpy integers included), or None for anything else."""
-    if type(action) is int:  # what pyspiel passes
-        return action
-    if isinstance(action, bool):
-        return None
-    try:
-        return int(action) if int(action) == action else None
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-def _rebuild(rules, steps):
-    node = None
-    for action, mover, state in steps:
-        node = _Node(node, action, mover, state, rules)
-    return node
-
-
-_INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _indices_of(rules: Rules) -> tuple[dict, dict]:
-    """The indices of the actions and chance outcomes seen so far, per rules object: the
-    adapter asks for every legal one at every step (chance_to_index searches a list)."""
-    indices = _INDICES.get(rules)
-    if indices is None:
-        indices = _INDICES[rules] = ({}, {})
-    return indices
-
-
-def _chance_index(node: _Node, outcome: Any) -> int:
-    indices = node.indices[1]
-    index = indices.get(outcome)
-    if index is None:
-        index = indices[outcome] = node.rules.chance_to_index(outcome)
-    return index
-
-
 class AloftnbState(pyspiel.State):
     def __init__(self, game: AloftnbGame) -> None:
         super().__init__(game)
@@ -325,6 +233,17 @@ class AloftnbState(pyspiel.State):
         """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
         if player is not None:
             return super().legal_actions(player)
+        node = self._node
+        legal = node.legal  # (kept only at a step of a game that goes on)
+        if legal is not None:
+            return list(legal)
+        if node.over is False:  # (is_terminal was asked): a decision is the likeliest
+            seat = node.to_move()
+            if seat is not None and seat >= 0:
+                moves = moves_by_index(node.rules.legal_actions(node.state), node.indices[2],
+                                       _action_index, node, False)
+                node.moves, node.legal = moves, sorted(moves)
+                return list(node.legal)
         if self.is_terminal():
             return []
         current = self.current_player()
@@ -343,13 +262,9 @@ class AloftnbState(pyspiel.State):
         (apply_action checks an index and finds its action there)."""
         node = self._node
         if node.legal is None:
-            rules = self.rules
-            indices, moves = node.indices[0], {}
-            for action in rules.legal_actions(node.state):
-                index = indices.get(action)
-                if index is None:
-                    index = indices[action] = rules.action_to_index(action)
-                moves[index] = action
+            indices = node.indices
+            moves = moves_by_index(node.rules.legal_actions(node.state), indices[2],
+                                   _action_index, node, False)
             node.moves, node.legal = moves, sorted(moves)
         return node.legal
 
@@ -363,10 +278,21 @@ class AloftnbState(pyspiel.State):
             else:
                 node.chance = sorted((_chance_index(node, o), p)
                                      for o, p in rules.chance_outcomes(state))
+            if node.to_move() == CHANCE:  # kept as a decision's: legal_actions and apply ask
+                node.moves = {i: _chance_outcome(node, i) for i, _ in node.chance}
+                node.legal = [i for i, _ in node.chance]
         return list(node.chance)
 
     def _apply_action(self, action: int) -> None:
-        rules, node = self.rules, self._node
+        node = self._node
+        moves = node.moves  # (kept only at a step of a game that goes on, with its mover)
+        if moves is not None and type(action) is int:
+            move = moves.get(action)
+            if move is not None:
+                rules = node.rules
+                self._node = _Node(node, action, node.seat, rules.apply(node.state, move), rules)
+                return
+        rules = node.rules
         mover = node.to_move()
         index = _index(action)
         if mover is None:
@@ -415,7 +341,7 @@ class AloftnbState(pyspiel.State):
         node = self._node
         world = self.rules.determinize(node.state, player_id, rng)
         clone._node = _Node(node.parent, node.action, node.mover, world, node.rules)
-        clone._node.infos[player_id] = node.info(player_id)
+        clone._node.infos = {player_id: node.info(player_id)}
         return clone
 
     def __str__(self) -> str:

@@ -37,13 +37,16 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "aloftnb.pettingzoo needs PettingZoo, gymnasium and numpy, which aloftnb does not "
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
-from ..core.chance import chance_rng
+from ..core.chance import CHANCE, chance_rng
 from ..core.options import _short_repr, seed_problem
 from ..core.registry import rules_class
 from ..core.rules import Rules
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
 from .observations import Observations
 from .returns import outcome_returns
+from .steps import mask_bytes, moves_by_index
+
+_UNASKED = object()  # _resolve_chance did not ask for the seat to move
 
 
 def env(game: str, players: int | None = None, *, render_mode: str | None = None,
@@ -93,6 +96,7 @@ class AloftnbEnv(AECEnv):
         self._seeds = random.Random()
         # action -> index, looked up at every step
         self._indices: dict[Any, int] = {}
+        self._known_moves: dict[int, tuple[Any, int]] = {}  # the same by the action's identity
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._count, self._shape = count, tuple(shape)
         self._observations = Observations(rules)
@@ -102,6 +106,10 @@ class AloftnbEnv(AECEnv):
         self._known: Any = None
         self._moves: dict[int, Any] | None = None
         self._seen: dict[int, Any] = {}
+        self._over: bool | None = None  # whether that state ends the game, when asked
+        # OpenSpiel's default is_chance (the seat to move is CHANCE): then one current_player
+        # call after a move tells chance, the end and the seat apart.
+        self._plain_chance = type(rules).is_chance is Rules.is_chance
         self.game_seed = 0
         self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
 
@@ -129,26 +137,43 @@ class AloftnbEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._resolve_chance()
-        self._after_move()
+        self._after_move(self._resolve_chance())
 
-    def _resolve_chance(self) -> None:
+    def _resolve_chance(self) -> Any:
+        """Play the chance steps; the seat to move after them (`current_player`), or _UNASKED
+        when the game's own is_chance was asked instead."""
         rules = self.rules
+        if self._plain_chance:
+            seat = rules.current_player(self.game_state)
+            while seat == CHANCE:
+                self._chance_step()
+                seat = rules.current_player(self.game_state)
+            return seat
         while rules.is_chance(self.game_state):
-            outcome = rules.sample_chance(self.game_state, chance_rng(self.game_seed, self.steps))
-            self.game_state = rules.apply(self.game_state, outcome)
-            self.steps += 1
+            self._chance_step()
+        return _UNASKED
 
-    def _after_move(self) -> None:
-        """Whose turn it is, and the end of the game (rewards) or a truncation."""
+    def _chance_step(self) -> None:
+        rules = self.rules
+        outcome = rules.sample_chance(self.game_state, chance_rng(self.game_seed, self.steps))
+        self.game_state = rules.apply(self.game_state, outcome)
+        self.steps += 1
+
+    def _after_move(self, seat: Any) -> None:
+        """Whose turn it is (`seat`, if asked already), and the end of the game (rewards) or
+        a truncation."""
         rules, state = self.rules, self.game_state
-        if rules.is_over(state):
+        over = rules.is_over(state)
+        # a new state: what observe and step learn of it is kept from here
+        self._known, self._moves, self._seen, self._over = state, None, {}, over
+        if over:
             for agent, value in zip(self.possible_agents, outcome_returns(rules, state)):
                 self.rewards[agent] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
             return
-        seat = rules.current_player(state)
+        if seat is _UNASKED:
+            seat = rules.current_player(state)
         assert seat is not None and seat >= 0  # not over, and chance was resolved above
         self.agent_selection = self.possible_agents[seat]
         if self.max_cycles is not None and rules.round(state) > self.max_cycles:
@@ -160,14 +185,17 @@ class AloftnbEnv(AECEnv):
             self._was_dead_step(action)
             return
         rules = self.rules
-        move = self._legal_move(action)
+        moves = self._moves
+        move = (moves.get(action) if type(action) is int and moves is not None
+                and self._known is self.game_state else None)
+        if move is None:
+            move = self._legal_move(action)
         self._cumulative_rewards[agent] = 0.0
         # The rewards are all 0 until the game ends, after which no step is live: so
         # PettingZoo's clearing and adding up of rewards are needed only at the end.
         self.game_state = rules.apply(self.game_state, move)
         self.steps += 1
-        self._resolve_chance()
-        self._after_move()
+        self._after_move(self._resolve_chance())
         if self.terminations[agent]:
             self._accumulate_rewards()
 
@@ -190,7 +218,7 @@ class AloftnbEnv(AECEnv):
     def _now(self) -> None:
         """Forget what was known of an earlier state."""
         if self._known is not self.game_state:
-            self._known, self._moves, self._seen = self.game_state, None, {}
+            self._known, self._moves, self._seen, self._over = self.game_state, None, {}, None
 
     def _legal_moves(self) -> dict[int, Any]:
         """The legal moves of the state by index (the first move with an index wins, as
@@ -199,15 +227,17 @@ class AloftnbEnv(AECEnv):
             self._now()
         moves = self._moves
         if moves is None:
-            moves = self._moves = {}
-            indices, to_index = self._indices, self.rules.action_to_index
-            for move in self.rules.legal_actions(self.game_state):
-                index = indices.get(move)  # actions hash as tuples, at C speed
-                if index is None:
-                    index = indices[move] = to_index(move)
-                if index not in moves:
-                    moves[index] = move
+            moves = self._moves = moves_by_index(self.rules.legal_actions(self.game_state),
+                                                 self._known_moves, AloftnbEnv._index_of, self,
+                                                 True)
         return moves
+
+    def _index_of(self, move: Any) -> int:
+        """An action's index, kept by the action (actions hash as tuples, at C speed)."""
+        index = self._indices.get(move)
+        if index is None:
+            index = self._indices[move] = self.rules.action_to_index(move)
+        return index
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -217,10 +247,16 @@ class AloftnbEnv(AECEnv):
         if seen is None:
             seen = self._seen[seat] = self._observations.read(self.game_state, seat)
         observation = self._observations.array(seat, seen)
-        mask = np.zeros(self._count, np.int8)
-        if agent == self.agent_selection and not self.rules.is_over(self.game_state):
-            mask.put(list(self._legal_moves()), 1)
-        return {"observation": observation.reshape(self._shape), "action_mask": mask}
+        if len(self._shape) > 1:
+            observation = observation.reshape(self._shape)
+        if agent != self.agent_selection:
+            return {"observation": observation, "action_mask": np.zeros(self._count, np.int8)}
+        over = self._over
+        if over is None:
+            over = self._over = self.rules.is_over(self.game_state)
+        mask = (np.zeros(self._count, np.int8) if over else
+                np.frombuffer(mask_bytes(self._count, self._legal_moves()), np.int8))
+        return {"observation": observation, "action_mask": mask}
 
     # -- rendering -----------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ...kit.observations import Entries, dense
+from ...kit.observations import Entries, dense, per_rules
 from .rules import SEAT_NAMES, TILE_CONTENTS, AluRules
 from .state import AluState
 
@@ -77,15 +77,28 @@ def observation_entries(rules: AluRules, view: dict[str, Any], seat: int) -> Ent
     return ones, positions, values
 
 
+_STATE_LAYOUTS: dict[int, tuple[Any, Any]] = {}
+
+
+def _state_layout(rules: AluRules) -> tuple[tuple[int, ...], int, list[int], int, int, int]:
+    """What `observation_entries_from_state` reads of the rules: (the content planes' starts
+    in TILE_CONTENTS order, where the control planes start, each resource counter's scale in
+    RESOURCES order, the step counters' scale, max_length, the tile count)."""
+    _, _, planes, control_at, scale, actions = _layout(rules)
+    return (tuple(planes[c] for c in TILE_CONTENTS), control_at,
+            [scale[resource] for resource, _ in RESOURCES], actions, rules.max_length(),
+            len(rules.tiles))
+
+
 def observation_entries_from_state(rules: AluRules, s: AluState, seat: int) -> list[Entries]:
     """`observation_entries` of the view, read from the state's bitmasks without building the
     view (the adapters call it at every step; tests/test_observation_state.py compares them).
     Tile i of the board is bit i of a mask, as `rules.mask_tiles` reads it."""
-    _, _, planes, control_at, scale, actions = _layout(rules)
-    count = len(rules.tiles)
+    planes, control_at, scales, actions, max_length, count = per_rules(
+        _STATE_LAYOUTS, rules, _state_layout)
     circles, squares = s.camps
     raided = s.raided
-    empty, circle, square, raid = (planes[c] for c in TILE_CONTENTS)
+    empty, circle, square, raid = planes
     ones = [(circle if circles >> i & 1 else square if squares >> i & 1
              else raid if raided >> i & 1 else empty) + i for i in range(count)]
     for side, mask in enumerate(s.control):
@@ -96,8 +109,7 @@ def observation_entries_from_state(rules: AluRules, s: AluState, seat: int) -> l
             mask ^= low
     at = control_at + len(SEAT_NAMES) * count
     positions = list(range(at, at + 2 * len(RESOURCES)))
-    values = [held[i] / scale[resource] for held in s.resources
-              for i, (resource, _) in enumerate(RESOURCES)]
+    values = [held[i] / scales[i] for held in s.resources for i in range(len(RESOURCES))]
     at += 2 * len(RESOURCES)
     over = s.player < 0
     winners = s.winners if over else ()
@@ -109,7 +121,7 @@ def observation_entries_from_state(rules: AluRules, s: AluState, seat: int) -> l
         if side in winners:
             ones.append(at + 4 + side)
     positions += [at + 6, at + 7]
-    values += [s.actions_left / actions, min(1.0, s.turn / rules.max_length())]
+    values += [s.actions_left / actions, min(1.0, s.turn / max_length)]
     return [(ones, positions, values)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ...kit.observations import Entries, dense
+from ...kit.observations import Entries, dense, per_rules
 from .rules import CloudspireRules
 from .state import OVER, PHASES, STAGES, CloudspireState
 
@@ -123,6 +123,9 @@ def observation_entries(rules: CloudspireRules, view: dict[str, Any], seat: int)
     return ones, positions, values
 
 
+_LAYOUTS: dict[int, tuple[Any, Any]] = {}  # _layout by the rules object's identity
+
+
 def observation_entries_from_state(rules: CloudspireRules, s: CloudspireState, seat: int
                                    ) -> list[Entries]:
     """`observation_entries` of `rules.view(s, seat)`, read from the state without building the
@@ -131,7 +134,7 @@ def observation_entries_from_state(rules: CloudspireRules, s: CloudspireState, s
     chip below), and while a faction builds its stack unseen, its command as it was before the
     hidden chips went in (views.before_hidden_deploys). No landmark face is read."""
     f = rules.factions
-    _, per_hex, at, fixed = _layout(rules)
+    _, per_hex, at, fixed = per_rules(_LAYOUTS, rules, _layout)
     ones = list(fixed)
     positions: list[int] = []
     values: list[float] = []

@@ -1,0 +1,116 @@
+"""The adapters' per-step bookkeeping (aloftnb.adapters.steps) and the shortcuts the adapters take
+with it: legal actions by index kept by the actions' identity, the action mask's bytes, and the
+OpenSpiel and PettingZoo fast paths giving what the slow ones give."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from aloftnb import Action
+from aloftnb.adapters.steps import mask_bytes, moves_by_index
+
+np = pytest.importorskip("numpy")
+
+
+def _counting(table):
+    asked = []
+
+    def index_of(owner, action):
+        assert owner == "owner"
+        asked.append(action)
+        return table[action]
+
+    return index_of, asked
+
+
+def test_moves_by_index_asks_once_per_action_object_and_keeps_first_or_last():
+    a, b, c = Action("go", to=1), Action("go", to=2), Action("stay")
+    index_of, asked = _counting({a: 4, b: 2, c: 4})
+    known: dict = {}
+    assert moves_by_index([a, b, c], known, index_of, "owner", True) == {4: a, 2: b}
+    assert moves_by_index([a, b, c], known, index_of, "owner", False) == {4: c, 2: b}
+    assert asked == [a, b, c]  # the second call found all three by identity
+    twin = Action("go", to=1)  # equal to a, another object: asked again
+    assert moves_by_index([twin], known, index_of, "owner", True) == {4: twin}
+    assert asked[-1] is twin
+
+
+def test_moves_by_index_never_takes_an_entry_of_another_object_with_the_same_id():
+    a, b = Action("go", to=1), Action("go", to=2)
+    known = {id(b): (a, 99)}  # as if a freed action's id were now b's
+    index_of, asked = _counting({b: 3})
+    assert moves_by_index([b], known, index_of, "owner", True) == {3: b}
+    assert asked == [b] and known[id(b)] == (b, 3)
+
+
+def test_moves_by_index_starts_its_table_again_at_the_limit():
+    actions = [Action("go", to=i) for i in range(5)]
+    index_of, asked = _counting({x: i for i, x in enumerate(actions)})
+    known: dict = {}
+    moves = moves_by_index(actions, known, index_of, "owner", True, limit=3)
+    assert moves == dict(enumerate(actions))
+    assert len(known) == 2 and len(asked) == 5  # cleared before the 4th: holds the last two
+
+
+def test_mask_bytes_marks_the_indices():
+    assert mask_bytes(5, [0, 3]) == bytearray([1, 0, 0, 1, 0])
+    assert mask_bytes(3, {}) == bytearray(3)
+
+
+def test_pettingzoo_masks_are_new_int8_arrays_at_every_observe():
+    from aloftnb.pettingzoo import env
+
+    zoo = env("balloons", 3)
+    zoo.reset(seed=4)
+    agent = zoo.agent_selection
+    first = zoo.observe(agent)["action_mask"]
+    assert first.dtype == np.int8 and first.shape == (zoo.rules.num_distinct_actions(),)
+    legal = first.copy()
+    first[:] = 0  # the caller's array: the next observe is unchanged
+    again = zoo.observe(agent)["action_mask"]
+    assert again.tobytes() == legal.tobytes() and again.flags.writeable
+    other = next(a for a in zoo.agents if a != agent)
+    assert not zoo.observe(other)["action_mask"].any()
+
+
+def test_pettingzoo_numpy_and_python_indices_play_the_same_game():
+    from aloftnb.pettingzoo import env
+
+    runs = []
+    for wrap in (int, np.int64):
+        zoo = env("alu", 2)
+        zoo.reset(seed=3)
+        rng, seen = random.Random(3), []
+        for _ in zoo.agent_iter(max_iter=60):
+            observation, _, termination, truncation, _ = zoo.last()
+            if termination or truncation:
+                zoo.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            zoo.step(wrap(legal[rng.randrange(len(legal))]))
+            seen.append(zoo.rules.state_to_dict(zoo.game_state))
+        runs.append(seen)
+    assert runs[0] == runs[1]
+
+
+def test_openspiel_legal_actions_and_apply_agree_whatever_is_asked_first():
+    pytest.importorskip("pyspiel")
+    from aloftnb.adapters.openspiel import load_game
+
+    game = load_game("commodores", players=3)
+    rng = random.Random(1)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for step in range(80):
+        if first.is_terminal():
+            break
+        legal = first.legal_actions()  # after is_terminal: the shortcut
+        assert second.legal_actions() == legal  # before anything else: the long way
+        assert second.is_terminal() is False
+        assert legal == first.legal_actions(first.current_player())
+        action = legal[rng.randrange(len(legal))]
+        first.apply_action(action)
+        second.apply_action(np.int64(action) if step % 2 else action)
+        assert first.history() == second.history()
+        assert str(first) == str(second)
