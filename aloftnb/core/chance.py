@@ -59,3 +59,25 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
         while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def sample(population: list[Any], k: int, rng: random.Random) -> list[Any]:
+    """`rng.sample(population, k)`, compiled like `shuffle`: random.Random's algorithm for a
+    population of up to 21 (a pool it draws from by getrandbits, moving the last unchosen item
+    into each gap); tests check it against rng.sample. Larger populations and other generator
+    classes use rng.sample itself."""
+    n = len(population)
+    if type(rng) is not random.Random or n > 21 or not 0 <= k <= n:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = []
+    for i in range(k):
+        below = n - i
+        bits = below.bit_length()
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        result.append(pool[j])
+        pool[j] = pool[below - 1]
+    return result

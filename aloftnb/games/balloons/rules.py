@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.action import Action
+from ...core.chance import sample, shuffle
 from ...core.compiled import python_class
 from ...core.flow import Flow, Phase, custom
 from ...core.options import Option, _short_repr, int_between
@@ -195,12 +196,13 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         n, t = len(self.ids), self.truck_count
         row = list(range(n))
         colours: tuple[int, ...] = ()
+        # rng's own sample and shuffle, compiled in the compiled build (core/chance.py)
         if self.mode == "competitive":
-            colours = tuple(rng.sample(range(len(COLOURS)), self.players))
+            colours = tuple(sample(list(range(len(COLOURS))), self.players, rng))
         else:
             # RULING: only the solo rules shuffle the row; the competitive row stays in catalogue
             # order and any packed balloon of it may be unpacked.
-            rng.shuffle(row)
+            shuffle(row, rng)
         return BalloonsState(
             self, trucks=tuple(range(1, t + 1)), safety=1, status=(PACKED,) * n,
             where=(-1,) * n, altitude=(0,) * n, load=(-1,) * t,
@@ -252,7 +254,7 @@ class BalloonsRules(Rules[BalloonsState, Action]):
         if self.mode != "competitive" or s.step == OVER:
             return s
         others = [c for c in range(len(COLOURS)) if c != s.colours[seat]]
-        rng.shuffle(others)
+        shuffle(others, rng)
         colours = tuple(s.colours[seat] if p == seat else others.pop()
                         for p in range(self.players))
         return s._replace(colours=colours)
