@@ -157,24 +157,27 @@ def check_goals(rules: CommodoresRules, s: CommodoresState) -> CommodoresState:
 
 
 # -- how near a seat is to its goals (the bots' evaluation and MCTS estimate, metrics.py) ----
-_TALLY_OF = {"explored": EXPLORED, "leviathans_felled": FELLED, "trades": TRADES,
-             "ships_plundered": SHIPS_PLUNDERED}
-
-
 def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id: str) -> float:
     """How far `seat` is towards a goal, 0..1 (1: met)."""
+    return _progress(rules, s, seat, [ship for ship in s.ships if ship.owner == seat], goal_id)
+
+
+def _progress(rules: CommodoresRules, s: CommodoresState, seat: int, fleet: list[Ship],
+              goal_id: str) -> float:
     goal = rules.goal_cards[goal_id]
     kind, amount = goal.kind, goal.amount
-    fleet = [ship for ship in s.ships if ship.owner == seat]
+    spaces_at = rules.tables.corner_spaces
+    hexes = s.hexes
     if kind == "leviathans_felled" and s.tallies[seat][FELLED] < amount:
         # Half-way credit for wounding: the most hurt leviathan next to one of your ships.
-        hurt = [1 - s.hexes[sp].health / rules.catalogue.leviathan(  # type: ignore[union-attr]
-                    s.hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr, operator]
-                for sp in rules.touching(s, ship.corner)
-                if s.hexes[sp].kind in rules.leviathan_ids]  # type: ignore[union-attr]
+        leviathans = rules.tables.leviathans
+        hurt = [1 - hexes[sp].health / rules.catalogue.leviathan(  # type: ignore[union-attr]
+                    hexes[sp].kind).health for ship in fleet  # type: ignore[union-attr, operator]
+                for sp in spaces_at[ship.corner]
+                if hexes[sp] is not None and hexes[sp].kind in leviathans]  # type: ignore[union-attr]
         return (s.tallies[seat][FELLED] + 0.5 * max(hurt, default=0.0)) / amount
-    if kind in _TALLY_OF:
-        value = s.tallies[seat][_TALLY_OF[kind]]
+    if kind in TALLY_OF:
+        value = s.tallies[seat][TALLY_OF[kind]]
     elif kind == "ships":
         value = len(fleet)
     elif kind == "pool_total":
@@ -184,12 +187,13 @@ def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id
     elif kind == "upgrades":
         value = sum(len(ship.upgrades) for ship in fleet)
     elif kind == "resources_touched":
-        kinds = {s.hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
-                 for sp in rules.touching(s, ship.corner)}
-        value = len(kinds & set(rules.resources))
+        kinds = {hexes[sp].kind for ship in fleet  # type: ignore[union-attr]
+                 for sp in spaces_at[ship.corner] if hexes[sp] is not None}
+        value = len(kinds & rules.tables.resource_kinds)
     else:  # ships_by_number: enough ships, and the share of them next to the number
-        near = sum(any(s.hexes[sp].number == s.goal_number  # type: ignore[union-attr]
-                       for sp in rules.touching(s, ship.corner)) for ship in fleet)
+        near = sum(any(hexes[sp] is not None
+                       and hexes[sp].number == s.goal_number  # type: ignore[union-attr]
+                       for sp in spaces_at[ship.corner]) for ship in fleet)
         return min(1.0, len(fleet) / amount) * (near / len(fleet) if fleet else 0.0)
     return min(1.0, value / amount)
 
@@ -197,11 +201,12 @@ def goal_progress(rules: CommodoresRules, s: CommodoresState, seat: int, goal_id
 def goal_estimate(rules: CommodoresRules, s: CommodoresState) -> dict[int, float]:
     """The MCTS estimate of a position (metrics.CommodoresHooks.estimate), per seat in 0..1:
     goals done, plus progress towards the nearest goals still open."""
-    need = rules.catalogue.goals_to_win
+    need = rules.tables.goals_to_win
     out: dict[int, float] = {}
-    for seat in range(rules.players):
+    for seat in range(rules.tables.players):
         done = len(s.completed[seat])
-        open_goals = sorted((goal_progress(rules, s, seat, g) for g in s.goals
+        fleet = [ship for ship in s.ships if ship.owner == seat]
+        open_goals = sorted((_progress(rules, s, seat, fleet, g) for g in s.goals
                              if g not in s.completed[seat]), reverse=True)
         near = sum(open_goals[:max(0, need - done)])
         out[seat] = min(1.0, (done + 0.8 * near) / need)
