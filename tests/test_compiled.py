@@ -243,3 +243,30 @@ def test_a_rules_object_pickles_by_its_class_players_and_options():
         assert copy == rules and copy is not rules and copy.options == rules.options
         state = rules.initial_state(4)
         assert copy.legal_actions(state) == rules.legal_actions(state)
+
+
+@needs_build
+def test_a_compiled_module_the_build_did_not_list_is_never_imported(tmp_path):
+    """A compiled file left beside a source by an earlier build (its module since taken out of
+    the build's list) would not import with this build's shared library: only the modules the
+    manifest lists load compiled, the rest from their sources."""
+    code = textwrap.dedent(f"""
+        import json, sys
+        import aloftnb.core.compiled as c
+        fake = {{"python": sys.implementation.cache_tag,
+                 "modules": ["aloftnb/games/balloons/wind.py"], "sources": {{}}}}
+        manifest = {str(tmp_path / "manifest.json")!r}
+        open(manifest, "w").write(json.dumps(fake))
+        c.MANIFEST = c.Path(manifest)
+        for name in [n for n in sys.modules if n.startswith("aloftnb.games.balloons")]:
+            del sys.modules[name]
+        c.choose()
+        import aloftnb.games.balloons.advance as advance, aloftnb.games.balloons.wind as wind
+        print(c.status())
+        print(advance.__file__)
+        print(wind.__file__.endswith(".py"))
+    """)
+    status, advance, wind_is_source = _run("-c", code, pure=False).stdout.splitlines()
+    assert status == "compiled"
+    assert advance == str(ROOT / "aloftnb" / "games" / "balloons" / "advance.py")
+    assert wind_is_source == "False"  # listed, so compiled

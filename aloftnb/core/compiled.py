@@ -94,11 +94,15 @@ def _edited(sources: dict[str, str]) -> str | None:
 
 
 class _PureFinder(importlib.abc.MetaPathFinder):
-    """Finds the .py source of every aloftnb module, ahead of any compiled module beside it."""
+    """Finds the .py source of every aloftnb module but those in `compiled`, ahead of any
+    compiled module beside it."""
+
+    def __init__(self, compiled: frozenset[str] = frozenset()) -> None:
+        self.compiled = compiled
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
-        if not fullname.startswith("aloftnb."):
+        if not fullname.startswith("aloftnb.") or fullname in self.compiled:
             return None
         source = ROOT / (fullname.replace(".", "/") + ".py")
         if not source.is_file():  # a package, or not ours: the usual finders
@@ -110,6 +114,7 @@ def choose() -> None:
     """Use the compiled modules if they may run, else make every import load the source (also
     with no manifest: a build under way or one that failed may have left compiled modules)."""
     global _status
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _PureFinder)]  # a re-choice
     try:
         manifest = json.loads(MANIFEST.read_text("utf-8"))
     except FileNotFoundError:
@@ -128,6 +133,10 @@ def choose() -> None:
                       StaleCompiledBuild, stacklevel=3)
     else:
         _status = "compiled"
+        # Only the modules this build compiled: a compiled file left beside a source by an
+        # earlier build (a module since taken out of the build) would not import with this one.
+        compiled = frozenset(path[:-3].replace("/", ".") for path in manifest.get("modules", []))
+        sys.meta_path.insert(0, _PureFinder(compiled))
         return
     _status = f"pure: {why}"
     sys.meta_path.insert(0, _PureFinder())
