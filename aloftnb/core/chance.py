@@ -1,5 +1,6 @@
-"""Chance steps: the constant that marks them, the seed streams that resolve them, and a
-compiled `shuffle` (the bots' determinizations shuffle at every MCTS iteration).
+"""Chance steps: the constant that marks them, the seed streams that resolve them, and compiled
+`shuffle` and `sample` (set-ups and the bots' determinizations draw with them at every game and
+every MCTS iteration).
 
 A game is at a chance step when `rules.current_player(state) == CHANCE`: nobody decides; an
 outcome is drawn (a die, a shuffled stack). Every consumer resolves chance the same way: the
@@ -52,12 +53,8 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
-    getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
+        j = _below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
@@ -69,15 +66,20 @@ def sample(population: list[Any], k: int, rng: random.Random) -> list[Any]:
     n = len(population)
     if type(rng) is not random.Random or n > 21 or not 0 <= k <= n:
         return rng.sample(population, k)
-    getrandbits = rng.getrandbits
     pool = list(population)
     result = []
     for i in range(k):
-        below = n - i
-        bits = below.bit_length()
-        j = getrandbits(bits)
-        while j >= below:
-            j = getrandbits(bits)
+        j = _below(rng, n - i)
         result.append(pool[j])
-        pool[j] = pool[below - 1]
+        pool[j] = pool[n - i - 1]
     return result
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A whole number in 0..n-1, as random.Random's _randbelow draws it (n > 0): getrandbits of
+    n's width until one is below n."""
+    bits = n.bit_length()
+    j = rng.getrandbits(bits)
+    while j >= n:
+        j = rng.getrandbits(bits)
+    return j

@@ -78,6 +78,11 @@ def compiled_modules() -> list[str]:
         manifest = json.loads(MANIFEST.read_text("utf-8"))
     except (OSError, ValueError):
         return []
+    return _module_names(manifest)
+
+
+def _module_names(manifest: dict[str, Any]) -> list[str]:
+    """The manifest's compiled sources (aloftnb/x/y.py) as module names (aloftnb.x.y)."""
     return [path[:-3].replace("/", ".") for path in manifest.get("modules", [])]
 
 
@@ -135,8 +140,7 @@ def choose() -> None:
         _status = "compiled"
         # Only the modules this build compiled: a compiled file left beside a source by an
         # earlier build (a module since taken out of the build) would not import with this one.
-        compiled = frozenset(path[:-3].replace("/", ".") for path in manifest.get("modules", []))
-        sys.meta_path.insert(0, _PureFinder(compiled))
+        sys.meta_path.insert(0, _PureFinder(frozenset(_module_names(manifest))))
         return
     _status = f"pure: {why}"
     sys.meta_path.insert(0, _PureFinder())
