@@ -242,3 +242,89 @@ def test_dense_observations_from_entries_write_the_ones_first():
 
     assert dense(5, ([0, 3], [3, 4], [0.5, 0.25])) == [1.0, 0.0, 0.0, 0.5, 0.25]
     assert dense(2, ([], [], [])) == [0.0, 0.0]
+
+
+def test_the_observation_array_is_built_only_when_read_and_is_of_the_state_observed(
+        monkeypatch):
+    """PettingZoo's loop reads only the mask at most steps, so observe builds the array on the
+    first read; read later, after other steps, it is still the array of the state observed."""
+    zoo = env("balloons", 3)
+    zoo.reset(seed=5)
+    rules = zoo.rules
+    built = []
+    real = type(zoo)._observation_array
+
+    def counted(self, state, seat):
+        built.append(seat)
+        return real(self, state, seat)
+
+    monkeypatch.setattr(type(zoo), "_observation_array", counted)
+    seats = {agent: seat for seat, agent in enumerate(zoo.possible_agents)}
+    kept = []  # (observation dict, its agent, the state observed), unread
+    rng = random.Random(5)
+    for agent in zoo.agent_iter(max_iter=40):
+        observation, _, termination, truncation, _ = zoo.last()
+        kept.append((observation, agent, zoo.game_state))
+        mask = observation["action_mask"]
+        if termination or truncation:
+            zoo.step(None)
+            continue
+        legal = np.flatnonzero(mask)
+        zoo.step(int(legal[int(rng.random() * len(legal))]))
+    assert built == []  # the masks were read, never an array
+    for observation, agent, state in reversed(kept):  # read in another order than observed
+        expected = np.asarray(rules.observation(state, seats[agent]), np.float32)
+        assert observation["observation"].tobytes() == expected.tobytes()
+    assert built == [seats[agent] for _, agent, _ in reversed(kept)]
+    assert observation["observation"] is observation["observation"]  # built once
+    assert len(built) == len(kept)  # (not again by the read above)
+
+
+def test_an_observation_not_yet_built_behaves_as_the_whole_dict():
+    import copy
+    import pickle
+
+    zoo = env("alu", 2)
+    zoo.reset(seed=1)
+    agent = zoo.agent_selection
+    whole = {"observation": np.asarray(zoo.rules.observation(zoo.game_state, 0), np.float32),
+             "action_mask": zoo.observe(agent)["action_mask"]}
+
+    def same(seen):
+        assert isinstance(seen, dict)
+        assert list(seen) == ["observation", "action_mask"]
+        for key, value in whole.items():
+            assert np.array_equal(seen[key], value)
+
+    def fresh():
+        return zoo.observe(agent)
+
+    assert isinstance(fresh(), dict)
+    assert len(fresh()) == 2 and "observation" in fresh() and "action_mask" in fresh()
+    assert "other" not in fresh() and fresh().get("other", 3) == 3
+    assert list(fresh()) == list(fresh().keys()) == ["observation", "action_mask"]
+    assert np.array_equal(fresh().get("observation"), whole["observation"])
+    assert np.array_equal(list(fresh().values())[0], whole["observation"])
+    assert np.array_equal(dict(fresh().items())["observation"], whole["observation"])
+    for copied in (fresh().copy(), dict(fresh()), {**fresh()}, fresh() | {},
+                   {} | fresh(), pickle.loads(pickle.dumps(fresh())), copy.deepcopy(fresh()),
+                   copy.copy(fresh())):
+        same(copied)
+    assert type(fresh().copy()) is dict and type(pickle.loads(pickle.dumps(fresh()))) is dict
+    assert repr(fresh()).startswith("{'observation': array([")
+    popped = fresh()
+    assert np.array_equal(popped.pop("observation"), whole["observation"])
+    assert list(popped) == ["action_mask"] and len(popped) == 1
+    replaced = fresh()
+    replaced["observation"] = "mine"
+    assert replaced["observation"] == "mine" and len(replaced) == 2
+    emptied = fresh()
+    emptied.clear()
+    assert len(emptied) == 0 and "observation" not in emptied
+    with pytest.raises(KeyError):
+        emptied["observation"]
+    with pytest.raises(KeyError):
+        fresh()["other"]
+    observed = fresh()
+    assert observed == observed and not observed != observed
+    assert zoo.observation_space(agent).contains(fresh())

@@ -46,7 +46,7 @@ from .observations import Observations
 from .returns import outcome_returns
 from .steps import mask_bytes, moves_by_index
 
-_UNASKED = object()  # _resolve_chance did not ask for the seat to move
+_UNASKED = object()  # _settle did not ask for the seat to move
 
 
 def env(game: str, players: int | None = None, *, render_mode: str | None = None,
@@ -137,21 +137,7 @@ class AloftnbEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._after_move(self._resolve_chance())
-
-    def _resolve_chance(self) -> Any:
-        """Play the chance steps; the seat to move after them (`current_player`), or _UNASKED
-        when the game's own is_chance was asked instead."""
-        rules = self.rules
-        if self._plain_chance:
-            seat = rules.current_player(self.game_state)
-            while seat == CHANCE:
-                self._chance_step()
-                seat = rules.current_player(self.game_state)
-            return seat
-        while rules.is_chance(self.game_state):
-            self._chance_step()
-        return _UNASKED
+        self._settle()
 
     def _chance_step(self) -> None:
         rules = self.rules
@@ -159,11 +145,23 @@ class AloftnbEnv(AECEnv):
         self.game_state = rules.apply(self.game_state, outcome)
         self.steps += 1
 
-    def _after_move(self, seat: Any) -> None:
-        """Whose turn it is (`seat`, if asked already), and the end of the game (rewards) or
-        a truncation."""
-        rules, state = self.rules, self.game_state
-        over = rules.is_over(state)
+    def _settle(self) -> None:
+        """After a move: play the chance steps, then learn whose turn it is, and the end of the
+        game (rewards) or a truncation. (One call, as it runs at every step.)"""
+        rules = self.rules
+        seat: Any
+        if self._plain_chance:  # one current_player call tells chance, the end and the seat
+            seat = rules.current_player(self.game_state)
+            while seat == CHANCE:
+                self._chance_step()
+                seat = rules.current_player(self.game_state)
+            over = seat is None  # (None once the game is over, the conformance suite checks)
+        else:
+            while rules.is_chance(self.game_state):
+                self._chance_step()
+            seat = _UNASKED
+            over = rules.is_over(self.game_state)
+        state = self.game_state
         # a new state: what observe and step learn of it is kept from here
         self._known, self._moves, self._seen, self._over = state, None, {}, over
         if over:
@@ -195,7 +193,7 @@ class AloftnbEnv(AECEnv):
         # PettingZoo's clearing and adding up of rewards are needed only at the end.
         self.game_state = rules.apply(self.game_state, move)
         self.steps += 1
-        self._after_move(self._resolve_chance())
+        self._settle()
         if self.terminations[agent]:
             self._accumulate_rewards()
 
@@ -239,24 +237,41 @@ class AloftnbEnv(AECEnv):
             index = self._indices[move] = self.rules.action_to_index(move)
         return index
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Observation:
+        """The agent's observation dict. Its "observation" array is built when it is first
+        read (see Observation); its "action_mask" is made now."""
         seat = self._seat[agent]
         if self._known is not self.game_state:
             self._now()
-        seen = self._seen.get(seat)
-        if seen is None:
-            seen = self._seen[seat] = self._observations.read(self.game_state, seat)
-        observation = self._observations.array(seat, seen)
-        if len(self._shape) > 1:
-            observation = observation.reshape(self._shape)
+        observed = Observation.__new__(Observation)  # (no __init__ to run)
+        observed._pending = (self, self.game_state, seat)
         if agent != self.agent_selection:
-            return {"observation": observation, "action_mask": np.zeros(self._count, np.int8)}
+            dict.__setitem__(observed, "action_mask", np.zeros(self._count, np.int8))
+            return observed
         over = self._over
         if over is None:
             over = self._over = self.rules.is_over(self.game_state)
-        mask = (np.zeros(self._count, np.int8) if over else
-                np.frombuffer(mask_bytes(self._count, self._legal_moves()), np.int8))
-        return {"observation": observation, "action_mask": mask}
+        dict.__setitem__(observed, "action_mask", np.zeros(self._count, np.int8) if over else
+                         np.frombuffer(mask_bytes(self._count, self._legal_moves()), np.int8))
+        return observed
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, with observe's work done in the same call (it runs at every step)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def _observation_array(self, state: Any, seat: int) -> np.ndarray:
+        """The seat's observation of `state` as a new float32 array of the observation shape
+        (what is read of the state is kept while it is the current one)."""
+        current = state is self._known
+        seen = self._seen.get(seat) if current else None
+        if seen is None:
+            seen = self._observations.read(state, seat)
+            if current:
+                self._seen[seat] = seen
+        observation = self._observations.array(seat, seen)
+        return observation.reshape(self._shape) if len(self._shape) > 1 else observation
 
     # -- rendering -----------------------------------------------------------------------------
     def render(self) -> str | None:
@@ -270,3 +285,81 @@ class AloftnbEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or process."""
+
+
+class Observation(dict):
+    """What `observe` returns: {"observation": the seat's array, "action_mask": the mask}.
+
+    The array is built when it is first read, as PettingZoo's own play loop reads only the mask
+    and the array costs more than a move of the game. States never change, so the array built
+    later is the one of the state observed. Until then the dict holds only the mask, and every
+    dict method that looks at all of it (iteration, keys, values, items, get, copy, pickling,
+    comparison, printing...) builds the array first; `[]` finds it by `__missing__`. Copies
+    and unpickled copies are plain dicts."""
+
+    __slots__ = ("_pending",)
+    _pending: tuple[AloftnbEnv, Any, int] | None  # (the env, the state, the seat) until built
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        dict.__init__(self, *args, **kwargs)
+        self._pending = None
+
+    def __missing__(self, key: Any) -> Any:
+        if key == "observation" and self._pending is not None:
+            return dict.__getitem__(self._whole(), key)
+        raise KeyError(key)
+
+    def _whole(self) -> Observation:
+        """This dict with its array built (kept first, where a plain dict would have it)."""
+        pending = self._pending
+        if pending is not None:
+            env, state, seat = pending
+            array = env._observation_array(state, seat)
+            self._pending = None
+            rest = dict(dict.items(self))
+            dict.clear(self)
+            dict.__setitem__(self, "observation", array)
+            dict.update(self, rest)
+        return self
+
+    def __contains__(self, key: Any) -> bool:
+        return dict.__contains__(self, key) or (self._pending is not None
+                                                and key == "observation")
+
+    def __len__(self) -> int:
+        return dict.__len__(self) + (self._pending is not None)
+
+    def clear(self) -> None:
+        self._pending = None
+        dict.clear(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Observation):
+            other._whole()
+        return dict.__eq__(self._whole(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (list(dict.items(self._whole())),)
+
+
+def _built_first(name: str) -> Any:
+    """Observation's dict method `name`, run on the dict with its array built."""
+    method = getattr(dict, name)
+
+    def built_first(self: Observation, *args: Any, **kwargs: Any) -> Any:
+        return method(self._whole(), *args, **kwargs)
+
+    built_first.__name__ = built_first.__qualname__ = name
+    return built_first
+
+
+# (The methods implemented in C that would otherwise miss an array not yet built. Iteration
+# by Python, rather than dict's own, also makes dict(...), {**...} and | ask for the keys.)
+for _name in ("__iter__", "__reversed__", "__repr__", "__or__", "__ror__", "__ior__",
+              "__setitem__", "__delitem__", "keys", "values", "items", "get", "copy", "pop",
+              "popitem", "setdefault", "update"):
+    setattr(Observation, _name, _built_first(_name))
+del _name
