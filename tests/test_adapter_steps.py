@@ -9,7 +9,7 @@ import random
 import pytest
 
 from aloftnb import Action
-from aloftnb.adapters.steps import mask_bytes, moves_by_index
+from aloftnb.adapters.steps import identity_key, mask_bytes, moves_by_index
 
 np = pytest.importorskip("numpy")
 
@@ -39,10 +39,10 @@ def test_moves_by_index_asks_once_per_action_object_and_keeps_first_or_last():
 
 def test_moves_by_index_never_takes_an_entry_of_another_object_with_the_same_id():
     a, b = Action("go", to=1), Action("go", to=2)
-    known = {id(b): (a, 99)}  # as if a freed action's id were now b's
+    known = {identity_key(b): (a, 99)}  # as if a freed action's id were now b's
     index_of, asked = _counting({b: 3})
     assert moves_by_index([b], known, index_of, "owner", True) == {3: b}
-    assert asked == [b] and known[id(b)] == (b, 3)
+    assert asked == [b] and known[identity_key(b)] == (b, 3)
 
 
 def test_moves_by_index_starts_its_table_again_at_the_limit():

@@ -37,16 +37,18 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "aloftnb.pettingzoo needs PettingZoo, gymnasium and numpy, which aloftnb does not "
         "install by default: pip install 'aloftnb[pettingzoo]'") from exc
 
-from ..core.chance import CHANCE, chance_rng
 from ..core.options import _short_repr, seed_problem
 from ..core.registry import rules_class
 from ..core.rules import Rules
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
 from .observations import Observations
 from .returns import outcome_returns
-from .steps import mask_bytes, moves_by_index
+from .steps import ZooGame
 
-_UNASKED = object()  # _settle did not ask for the seat to move
+# observe runs at every step: its calls are looked up once (and numpy would convert np.int8 to
+# a dtype at every call)
+_MASK_TYPE = np.dtype(np.int8)
+_from_buffer, _new_dict, _put = np.frombuffer, dict.__new__, dict.__setitem__
 
 
 def env(game: str, players: int | None = None, *, render_mode: str | None = None,
@@ -94,24 +96,22 @@ class AloftnbEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (count,), np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._seeds = random.Random()
-        # action -> index, looked up at every step
-        self._indices: dict[Any, int] = {}
-        self._known_moves: dict[int, tuple[Any, int]] = {}  # the same by the action's identity
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._count, self._shape = count, tuple(shape)
+        self._shape = tuple(shape)
         self._observations = Observations(rules)
-        # What is known of one state (the one `_known` is): its legal moves by index, and the
-        # observations read of it by seat (Observations.read: each observe writes them into a
-        # new array). Kept until the state changes.
-        self._known: Any = None
-        self._moves: dict[int, Any] | None = None
-        self._seen: dict[int, Any] = {}
-        self._over: bool | None = None  # whether that state ends the game, when asked
-        # OpenSpiel's default is_chance (the seat to move is CHANCE): then one current_player
-        # call after a move tells chance, the end and the seat apart.
-        self._plain_chance = type(rules).is_chance is Rules.is_chance
+        # the state, chance, whose turn and the legal moves (compiled in the compiled build)
+        self._game = ZooGame(rules, type(rules).is_chance is Rules.is_chance)
         self.game_seed = 0
-        self.game_state: Any = None  # the aloftnb state (AECEnv.state() is another thing)
+
+    @property
+    def game_state(self) -> Any:
+        """The aloftnb state now (AECEnv.state() is another thing); reset and step change it."""
+        return self._game.state
+
+    @property
+    def steps(self) -> int:
+        """Decisions and chance steps so far, so chance draws match a Match's."""
+        return self._game.steps
 
     render_modes = ("ansi", "svg")
 
@@ -129,52 +129,27 @@ class AloftnbEnv(AECEnv):
         if seed is not None:
             self._seeds.seed(seed)
         self.game_seed = self._seeds.randrange(2**31) if seed is None else seed
-        self.game_state = self.rules.initial_state(self.game_seed)
-        self.steps = 0  # decisions and chance steps, so chance draws match a Match's
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._settle()
+        self._game.start(self.game_seed)
+        self._after_move()
 
-    def _chance_step(self) -> None:
-        rules = self.rules
-        outcome = rules.sample_chance(self.game_state, chance_rng(self.game_seed, self.steps))
-        self.game_state = rules.apply(self.game_state, outcome)
-        self.steps += 1
-
-    def _settle(self) -> None:
-        """After a move: play the chance steps, then learn whose turn it is, and the end of the
-        game (rewards) or a truncation. (One call, as it runs at every step.)"""
-        rules = self.rules
-        seat: Any
-        if self._plain_chance:  # one current_player call tells chance, the end and the seat
-            seat = rules.current_player(self.game_state)
-            while seat == CHANCE:
-                self._chance_step()
-                seat = rules.current_player(self.game_state)
-            over = seat is None  # (None once the game is over, the conformance suite checks)
-        else:
-            while rules.is_chance(self.game_state):
-                self._chance_step()
-            seat = _UNASKED
-            over = rules.is_over(self.game_state)
-        state = self.game_state
-        # a new state: what observe and step learn of it is kept from here
-        self._known, self._moves, self._seen, self._over = state, None, {}, over
-        if over:
-            for agent, value in zip(self.possible_agents, outcome_returns(rules, state)):
+    def _after_move(self) -> None:
+        """Whose turn it is, and the end of the game (rewards) or a truncation."""
+        game = self._game
+        if game.over:
+            for agent, value in zip(self.possible_agents,
+                                    outcome_returns(self.rules, game.state)):
                 self.rewards[agent] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
             return
-        if seat is _UNASKED:
-            seat = rules.current_player(state)
-        assert seat is not None and seat >= 0  # not over, and chance was resolved above
-        self.agent_selection = self.possible_agents[seat]
-        if self.max_cycles is not None and rules.round(state) > self.max_cycles:
+        self.agent_selection = self.possible_agents[game.seat]
+        if self.max_cycles is not None and self.rules.round(game.state) > self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
 
     def step(self, action: Any) -> None:
@@ -182,20 +157,19 @@ class AloftnbEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rules = self.rules
-        moves = self._moves
-        move = (moves.get(action) if type(action) is int and moves is not None
-                and self._known is self.game_state else None)
-        if move is None:
-            move = self._legal_move(action)
-        self._cumulative_rewards[agent] = 0.0
+        game = self._game
+        if not game.play_index(action):  # not a legal index as an int: say why, or play it
+            game.play(self._legal_move(action))
         # The rewards are all 0 until the game ends, after which no step is live: so
-        # PettingZoo's clearing and adding up of rewards are needed only at the end.
-        self.game_state = rules.apply(self.game_state, move)
-        self.steps += 1
-        self._settle()
-        if self.terminations[agent]:
-            self._accumulate_rewards()
+        # PettingZoo's clearing of the agent's reward and adding up of rewards are needed only
+        # at the end (the agent's cumulative reward is 0 until then).
+        if game.over or self.max_cycles is not None:
+            self._after_move()
+            if self.terminations[agent]:
+                self._cumulative_rewards[agent] = 0.0
+                self._accumulate_rewards()
+        else:  # (the common case of _after_move, without the call)
+            self.agent_selection = self.possible_agents[game.seat]
 
     def _legal_move(self, action: Any):
         """The game's action for an index, if it is legal now; IllegalAction otherwise."""
@@ -205,7 +179,7 @@ class AloftnbEnv(AECEnv):
             raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
                                 f"not {_short_repr(action)}")
         index = int(action)
-        move = self._legal_moves().get(index)
+        move = self._game.legal_moves().get(index)
         if move is not None:
             return move
         if not 0 <= index < rules.num_distinct_actions():
@@ -213,46 +187,13 @@ class AloftnbEnv(AECEnv):
         why = rules.why_illegal(self.game_state, rules.action_from_index(index))
         raise IllegalAction(f"action {index} is not legal now: {why}")
 
-    def _now(self) -> None:
-        """Forget what was known of an earlier state."""
-        if self._known is not self.game_state:
-            self._known, self._moves, self._seen, self._over = self.game_state, None, {}, None
-
-    def _legal_moves(self) -> dict[int, Any]:
-        """The legal moves of the state by index (the first move with an index wins, as
-        before), computed once per state: the action mask and step both ask."""
-        if self._known is not self.game_state:
-            self._now()
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = moves_by_index(self.rules.legal_actions(self.game_state),
-                                                 self._known_moves, AloftnbEnv._index_of, self,
-                                                 True)
-        return moves
-
-    def _index_of(self, move: Any) -> int:
-        """An action's index, kept by the action (actions hash as tuples, at C speed)."""
-        index = self._indices.get(move)
-        if index is None:
-            index = self._indices[move] = self.rules.action_to_index(move)
-        return index
-
     def observe(self, agent: str) -> Observation:
         """The agent's observation dict. Its "observation" array is built when it is first
         read (see Observation); its "action_mask" is made now."""
-        seat = self._seat[agent]
-        if self._known is not self.game_state:
-            self._now()
-        observed = Observation.__new__(Observation)  # (no __init__ to run)
-        observed._pending = (self, self.game_state, seat)
-        if agent != self.agent_selection:
-            dict.__setitem__(observed, "action_mask", np.zeros(self._count, np.int8))
-            return observed
-        over = self._over
-        if over is None:
-            over = self._over = self.rules.is_over(self.game_state)
-        dict.__setitem__(observed, "action_mask", np.zeros(self._count, np.int8) if over else
-                         np.frombuffer(mask_bytes(self._count, self._legal_moves()), np.int8))
+        game, seat = self._game, self._seat[agent]
+        observed = _new_dict(Observation)  # (no __init__ to run)
+        observed._pending = (self, game.state, seat)
+        _put(observed, "action_mask", _from_buffer(game.mask(seat), _MASK_TYPE))
         return observed
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -264,12 +205,13 @@ class AloftnbEnv(AECEnv):
     def _observation_array(self, state: Any, seat: int) -> np.ndarray:
         """The seat's observation of `state` as a new float32 array of the observation shape
         (what is read of the state is kept while it is the current one)."""
-        current = state is self._known
-        seen = self._seen.get(seat) if current else None
+        game = self._game
+        current = state is game.state
+        seen = game.seen.get(seat) if current else None
         if seen is None:
             seen = self._observations.read(state, seat)
             if current:
-                self._seen[seat] = seen
+                game.seen[seat] = seen
         observation = self._observations.array(seat, seen)
         return observation.reshape(self._shape) if len(self._shape) > 1 else observation
 

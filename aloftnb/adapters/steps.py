@@ -1,37 +1,52 @@
-"""The adapters' per-step bookkeeping that runs in loops: legal actions by index and the action
-mask's bytes. Compiled in the compiled build (compiled/build.py), as both run at every step.
+"""The adapters' per-step bookkeeping: legal actions by index, the action mask's bytes, and the
+game a PettingZoo environment steps (ZooGame). Compiled in the compiled build (compiled/build.py),
+as all of it runs at every step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final, final
+
+from ..core.chance import CHANCE, chance_rng
 
 # Actions whose index an adapter keeps by identity before it starts again: a game that builds
 # new action objects at every step would otherwise grow the table without end.
 KNOWN_LIMIT = 50_000
 
 
-def moves_by_index(actions: list[Any], known: dict[int, tuple[Any, int]],
+def identity_key(action: object) -> int:
+    """`known`'s key for an action: its id over 16. Ids are multiples of 16 and an int hashes
+    as itself, so with the ids themselves most lookups would land on another key's slot first."""
+    return id(action) >> 4
+
+
+def moves_by_index(actions: list[Any], known: dict[int, tuple[Any, Any]],
                    index_of: Callable[[Any, Any], int], owner: Any, first: bool,
-                   limit: int = KNOWN_LIMIT) -> dict[int, Any]:
+                   limit: int = KNOWN_LIMIT, mask: bytearray | None = None) -> dict[int, Any]:
     """{index: action} of `actions`; with several actions of one index, the first (`first`) or
-    the last. `known` keeps each action's index by the object's identity (id -> (the action,
-    its index)): the games hand out the same action objects from step to step, and an identity
-    lookup costs less than hashing an action's fields. Other objects ask `index_of(owner,
-    action)` (a function and its first argument, so no bound method is made per step); `known`
-    starts again when it holds `limit` actions."""
-    moves: dict[int, Any] = {}
+    the last. `known` keeps each action's index by the object's identity (identity_key ->
+    (the action, its index)): the games hand out the same action objects from step to step,
+    and an identity lookup costs less than hashing an action's fields. Other objects ask
+    `index_of(owner, action)` (a function and its first argument, so no bound method is made
+    per step); `known` starts again when it holds `limit` actions. With `mask`, each index's
+    byte there is set to 1 in the same pass (the action mask)."""
+    moves: dict[Any, Any] = {}
     for move in actions:
-        entry = known.get(id(move))
+        key = identity_key(move)
+        entry = known.get(key)
         if entry is None or entry[0] is not move:
             if len(known) >= limit:
                 known.clear()
             entry = (move, index_of(owner, move))
-            known[id(move)] = entry  # (holding the action keeps its id from being reused)
-        index: int = entry[1]
-        if not first or index not in moves:
+            known[key] = entry  # (holding the action keeps its id from being reused)
+        index = entry[1]  # (left a Python int: it is only a key and a place)
+        if first:
+            moves.setdefault(index, move)  # (one lookup where `in` and a store take two)
+        else:
             moves[index] = move
+        if mask is not None:
+            mask[index] = 1
     return moves
 
 
@@ -42,3 +57,111 @@ def mask_bytes(count: int, indices: Any) -> bytearray:
     for index in indices:
         mask[index] = 1
     return mask
+
+
+OVER: Final = -2  # ZooGame.seat once the game is over (CHANCE is -1; seats are 0 and up)
+
+
+@final
+class ZooGame:
+    """The game a PettingZoo environment steps (adapters/pettingzoo.py): its state, the chance
+    steps it resolves from the game's chance stream, whose turn it is, and the legal moves by
+    index of the current state (the mask and `step` share them). Compiled in the compiled build
+    with the rest of this module, since all of it runs at every step."""
+
+    def __init__(self, rules: Any, plain_chance: bool) -> None:
+        self.rules = rules
+        # The rules' is_chance is OpenSpiel's default (the seat to move is CHANCE): then one
+        # current_player call after a move tells chance, the end and the seat apart.
+        self.plain_chance = plain_chance
+        self.count: int = rules.num_distinct_actions()
+        self.state: Any = None
+        self.seed = 0
+        self.steps = 0  # decisions and chance steps, so chance draws match a Match's
+        self.seat = OVER
+        self.over = True
+        self.moves: dict[int, Any] | None = None  # the current state's, once asked
+        self.seen: dict[int, Any] = {}  # what observations read of it, by seat
+        self.indices: dict[Any, int] = {}  # action -> index
+        self.known: dict[int, tuple[Any, Any]] = {}  # the same by the action's identity
+
+    def start(self, seed: int) -> None:
+        """A new game from `seed`, played to its first decision."""
+        self.seed = seed
+        self.state = self.rules.initial_state(seed)
+        self.steps = 0
+        self.settle()
+
+    def settle(self) -> None:
+        """After a move: play the chance steps, then learn whose turn it is or that the game
+        is over. What was known of the earlier state is forgotten."""
+        rules = self.rules
+        if self.plain_chance:
+            seat = rules.current_player(self.state)
+            while seat == CHANCE:
+                self.chance_step()
+                seat = rules.current_player(self.state)
+            # (None once the game is over: the conformance suite checks it)
+            self.over = seat is None
+        else:
+            while rules.is_chance(self.state):
+                self.chance_step()
+            self.over = bool(rules.is_over(self.state))
+            seat = None if self.over else rules.current_player(self.state)
+        self.seat = OVER if seat is None else int(seat)
+        self.moves = None
+        self.seen = {}
+
+    def chance_step(self) -> None:
+        rules = self.rules
+        outcome = rules.sample_chance(self.state, chance_rng(self.seed, self.steps))
+        self.state = rules.apply(self.state, outcome)
+        self.steps += 1
+
+    def legal_moves(self) -> dict[int, Any]:
+        """{index: action} of the current state's legal actions (the first action with an
+        index wins), computed once per state."""
+        moves = self.moves
+        if moves is None:
+            moves = self.moves = moves_by_index(self.rules.legal_actions(self.state),
+                                                self.known, _index_of, self, True)
+        return moves
+
+    def index_of(self, move: Any) -> int:
+        """An action's index, kept by the action (actions hash as tuples, at C speed)."""
+        index = self.indices.get(move)
+        if index is None:
+            index = self.indices[move] = self.rules.action_to_index(move)
+        return index
+
+    def mask(self, seat: int) -> bytearray:
+        """The action mask's bytes for `seat`: the legal indices if it is to move, else zeros."""
+        if seat != self.seat or self.over:
+            return bytearray(self.count)
+        if self.moves is not None:
+            return mask_bytes(self.count, self.moves)
+        mask = bytearray(self.count)  # the legal moves, numbered and marked in one pass
+        self.moves = moves_by_index(self.rules.legal_actions(self.state), self.known, _index_of,
+                                    self, True, KNOWN_LIMIT, mask)
+        return mask
+
+    def play_index(self, action: object) -> bool:
+        """Play the legal move of index `action` (an int) and settle; False, with nothing
+        changed, if `action` is not an int or not a legal index (the caller says why)."""
+        if type(action) is not int:
+            return False
+        move = self.legal_moves().get(action)
+        if move is None:
+            return False
+        self.play(move)
+        return True
+
+    def play(self, move: Any) -> None:
+        """Play a legal move and settle."""
+        self.state = self.rules.apply(self.state, move)
+        self.steps += 1
+        self.settle()
+
+
+def _index_of(game: ZooGame, move: Any) -> int:
+    return game.index_of(move)
