@@ -53,6 +53,19 @@ def test_the_bench_counts_a_game_compiled_by_its_engine_module():
 
 
 @needs_build
+def test_code_that_picks_a_way_per_build_knows_which_build_runs():
+    """is_compiled tells the builds apart, and the two places that pick the faster way per
+    build (the observations' writer, sky commodores' record copy) follow it."""
+    code = ("from aloftnb.core.compiled import is_compiled; "
+            "from aloftnb.adapters import observations; "
+            "from aloftnb.games.commodores import changes, state; "
+            "print(is_compiled(observations.put_entries), observations.BY_NUMBER, "
+            "changes.changed is state.CommodoresState._replace, is_compiled(is_compiled))")
+    assert _run("-c", code, pure=False).stdout.split() == ["True", "True", "False", "False"]
+    assert _run("-c", code, pure=True).stdout.split() == ["False", "False", "True", "False"]
+
+
+@needs_build
 def test_the_compiled_and_the_pure_build_play_the_same_games():
     """Every game, mode and edition, the same seeds through both builds: the legal actions and
     the state dict at every step, the views, logs, refusals, drawings, encodings and seeded

@@ -15,17 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.compiled import is_compiled
 from ..core.rules import Rules
 from ..kit.observations import Entries
 
 # What a state-based encoder reproduces: a rules class that changes any of these (a subclass
 # with its own view) gets the view-based entries instead.
 _VIEW_METHODS = ("view", "state_to_dict", "derived")
-
-# Compiled, a loop writing each number through a memoryview costs less than numpy converting
-# the entries' lists for `put`; interpreted, `put` costs less. Either writes the same float32s.
-BY_NUMBER = not __file__.endswith(".py")
-
 
 def put_entries(flat: Any, ones: Any, positions: Any, values: Any) -> None:
     """Write 1.0 at `ones`, then `values` at `positions`, into the flat float32 array."""
@@ -38,6 +34,11 @@ def put_entries(flat: Any, ones: Any, positions: Any, values: Any) -> None:
     else:
         flat.put(ones, 1.0)
         flat.put(positions, values)
+
+
+# Compiled, a loop writing each number through a memoryview costs less than numpy converting
+# the entries' lists for `put`; interpreted, `put` costs less. Either writes the same float32s.
+BY_NUMBER = is_compiled(put_entries)
 
 
 def put_zeros(flat: Any, places: Any) -> None:

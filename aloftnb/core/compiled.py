@@ -44,12 +44,18 @@ def python_class(cls: T) -> T:
     return cls
 
 
+def is_compiled(function: Callable[..., Any]) -> bool:
+    """Whether `function` runs compiled (a native function, not a Python one): for the few
+    places that pick, per build, the faster of two ways to do the same thing."""
+    return not isinstance(function, FunctionType)
+
+
 def method(function: F) -> F:
     """A module's function as a method: `groups = method(map_rules.groups)` in a class body
     makes `rules.groups(slots)` call `map_rules.groups(rules, slots)`. A plain assignment does
     that for a Python function only (returned as it is): a compiled function does not bind
     `self`, so it is wrapped in a descriptor that does."""
-    if isinstance(function, FunctionType):
+    if not is_compiled(function):
         return function
     return _Method(function)  # type: ignore[return-value]
 

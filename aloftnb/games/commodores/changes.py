@@ -4,9 +4,9 @@ action recorded) and the reads they share (what a pool affords, a seat's fleet).
 
 from __future__ import annotations
 
-from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from ...core.compiled import is_compiled
 from .actions import ACTION_OF
 from .state import CommodoresState, Hex, Ship
 from .tables import Tables
@@ -71,8 +71,8 @@ def changed(s: CommodoresState, *, step: Any = _KEEP, player: Any = _KEEP, turn:
 
 
 # The interpreter runs the named tuple's own _replace faster than the 28 tests above, so the
-# pure build uses it (compiled, changed is a native function, not a FunctionType).
-if isinstance(changed, FunctionType):
+# pure build uses it.
+if not is_compiled(changed):
     changed = CommodoresState._replace  # type: ignore[assignment]
 
 
