@@ -177,6 +177,7 @@ def bench_adapters(seconds: float) -> None:
         _line(f"{game}_random_actions_per_s_fast_path", fast, "actions/s",
               players=players, games=games)
         summary = [f"{game} {players}p: fast path {fast:,.0f} actions/s"]
+        floor = _bench_floors(game, rules, seconds)
         for adapter, bench in (("openspiel", _bench_openspiel_adapter),
                                ("pettingzoo", _bench_pettingzoo_adapter)):
             measure = f"{game}_random_actions_per_s_{adapter}"
@@ -193,45 +194,51 @@ def bench_adapters(seconds: float) -> None:
             ratio = rate / fast
             _line(f"{game}_{label}_ratio", ratio, "x fast path", f">= {target:g} of the fast "
                   "path's actions/s", ratio >= target, players=players)
-            summary.append(f"{adapter} {rate:,.0f} ({ratio:.2f} of it, target {target:g})")
+            text = f"{adapter} {rate:,.0f} ({ratio:.2f} of it, target {target:g})"
+            if adapter in floor:  # a step's µs: the library's floor, the move, the adapter's own
+                step, move = 1e6 / rate, 1e6 / fast
+                text += (f" = {step:.2f} µs a step: floor {floor[adapter]:.2f} + move "
+                         f"{move:.2f} + adapter {step - floor[adapter] - move:.2f}, where the "
+                         f"target allows {move / target:.2f}")
+            summary.append(text)
         print("; ".join(summary), file=sys.stderr, flush=True)
 
 
 def _bench_openspiel_adapter(game: str, players: int, rng: random.Random) -> Callable:
+    from .adapters.bench import openspiel_loop
     from .adapters.openspiel import load_game
 
-    spiel_game = load_game(game, players=players)  # one set-up (seed 0); the play varies
-
-    def play(i: int) -> int:
-        state, steps = spiel_game.new_initial_state(), 0
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            state.apply_action(actions[int(rng.random() * len(actions))])
-            steps += 1
-        return steps
-
-    return play
+    # one set-up (seed 0); the play varies
+    return openspiel_loop(load_game(game, players=players), rng)
 
 
 def _bench_pettingzoo_adapter(game: str, players: int, rng: random.Random) -> Callable:
+    from .adapters.bench import pettingzoo_loop
     from .adapters.pettingzoo import env
 
-    zoo = env(game, players)
+    return pettingzoo_loop(env(game, players), rng)
 
-    def play(i: int) -> int:
-        zoo.reset(seed=i)
-        steps = 0
-        for _ in zoo.agent_iter():
-            observation, _, termination, truncation, _ = zoo.last()
-            if termination or truncation:
-                zoo.step(None)
-                continue
-            legal = observation["action_mask"].nonzero()[0]
-            zoo.step(int(legal[int(rng.random() * len(legal))]))
-            steps += 1
-        return steps
 
-    return play
+def _bench_floors(game: str, rules: Any, seconds: float) -> dict[str, float]:
+    """Each adapter loop's cost a step, in µs, with an environment that plays no game but has
+    this game's action count and its mean number of legal actions (from 20 seeded games)."""
+    from .adapters import bench
+
+    legal = max(1, round(bench.mean_legal(rules, 20)))
+    rng, costs = random.Random(0), {}
+    for adapter, make in (
+            ("openspiel", lambda: bench.openspiel_loop(bench.openspiel_floor(legal), rng)),
+            ("pettingzoo", lambda: bench.pettingzoo_loop(
+                bench.pettingzoo_floor(rules.num_distinct_actions(), legal), rng))):
+        try:
+            play = make()
+        except ImportError:
+            continue
+        _, steps, elapsed = _timed_loop(play, seconds)
+        costs[adapter] = elapsed / steps * 1e6
+        _line(f"{game}_{adapter}_floor_us", costs[adapter], "µs a step", legal=legal,
+              actions=rules.num_distinct_actions())
+    return costs
 
 
 def bench_match(seconds: float) -> None:

@@ -5,6 +5,7 @@ OpenSpiel and PettingZoo fast paths giving what the slow ones give."""
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -114,3 +115,29 @@ def test_openspiel_legal_actions_and_apply_agree_whatever_is_asked_first():
         second.apply_action(np.int64(action) if step % 2 else action)
         assert first.history() == second.history()
         assert str(first) == str(second)
+
+
+def test_the_floors_under_the_bench_loops_are_environments_of_the_game_s_shape():
+    """The bench's floors (aloftnb/adapters/bench.py) must be environments the libraries
+    accept, shaped like the game, or the floor they measure means nothing."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    from pettingzoo.test import api_test
+
+    from aloftnb.adapters import bench
+
+    zoo = bench.pettingzoo_floor(count=40, legal=6)
+    with warnings.catch_warnings():  # (one constant zero to observe and nothing to draw)
+        warnings.filterwarnings("ignore", "Observation (is a single number|numpy array is all)")
+        warnings.filterwarnings("ignore", "Observation (space for each agent probably|is not a)")
+        warnings.filterwarnings("ignore", "Environment has not defined a render")
+        api_test(zoo, num_cycles=60)
+    zoo.reset(seed=0)
+    observation, *_ = zoo.last()
+    assert observation["action_mask"].shape == (40,) and observation["action_mask"].sum() == 6
+    assert bench.pettingzoo_loop(zoo, random.Random(0))(1) == bench.STEPS
+    spiel_game = bench.openspiel_floor(7)
+    state = spiel_game.new_initial_state()
+    assert state.legal_actions() == list(range(7))
+    assert bench.openspiel_loop(spiel_game, random.Random(0))(1) == bench.STEPS
+    assert bench.openspiel_floor(3).new_initial_state().legal_actions() == [0, 1, 2]
