@@ -328,3 +328,34 @@ def test_an_observation_not_yet_built_behaves_as_the_whole_dict():
     observed = fresh()
     assert observed == observed and not observed != observed
     assert zoo.observation_space(agent).contains(fresh())
+
+
+@pytest.mark.parametrize("copy_of", ["deepcopy", "pickle"])
+def test_an_environment_copied_mid_game_plays_on_as_the_original(copy_of):
+    import copy
+    import pickle
+
+    zoo = env("commodores", 3)
+    zoo.reset(seed=3)
+    rng = random.Random(3)
+
+    def play(environment, steps):
+        taken = []
+        for _ in range(steps):
+            observation = environment.last()[0]
+            legal = np.flatnonzero(observation["action_mask"])
+            taken.append(int(legal[int(rng.random() * len(legal))]))
+            environment.step(taken[-1])
+        return taken
+
+    play(zoo, 15)
+    twin = copy.deepcopy(zoo) if copy_of == "deepcopy" else pickle.loads(pickle.dumps(zoo))
+    assert twin.game_state == zoo.game_state and twin.steps == zoo.steps
+    assert twin.agent_selection == zoo.agent_selection
+    taken = play(zoo, 20)
+    for index in taken:  # the same moves are legal in the copy, and lead to the same states
+        assert twin.observe(twin.agent_selection)["action_mask"][index] == 1
+        twin.step(index)
+    assert twin.game_state == zoo.game_state and twin.steps == zoo.steps
+    assert np.array_equal(twin.observe("player_0")["observation"],
+                          zoo.observe("player_0")["observation"])

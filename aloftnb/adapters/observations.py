@@ -87,6 +87,11 @@ class Observations:
         # seat -> (an array, the blocks written in it): `array` rewrites only what changed
         self._last: dict[int, tuple[np.ndarray, list[Entries]]] = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and deep-copied as its rules (compiled, a class whose __init__ takes
+        arguments is not copied by default); the arrays it keeps are made again when asked."""
+        return Observations, (self.rules,)
+
     def read(self, state: Any, seat: int) -> Any:
         """What `write` needs for the seat's observation of `state`: its blocks of entries, or
         without them `rules.observation` (a list of numbers)."""

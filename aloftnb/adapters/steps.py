@@ -85,6 +85,12 @@ class ZooGame:
         self.indices: dict[Any, int] = {}  # action -> index
         self.known: dict[int, tuple[Any, Any]] = {}  # the same by the action's identity
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and deep-copied as the rules and the game so far (an environment is copied
+        with it); what it keeps of the current state is found again when asked."""
+        return _rebuild_zoo_game, (self.rules, self.plain_chance, self.state, self.seed,
+                                   self.steps, self.seat, self.over)
+
     def start(self, seed: int) -> None:
         """A new game from `seed`, played to its first decision."""
         self.seed = seed
@@ -165,3 +171,10 @@ class ZooGame:
 
 def _index_of(game: ZooGame, move: Any) -> int:
     return game.index_of(move)
+
+
+def _rebuild_zoo_game(rules: Any, plain_chance: bool, state: Any, seed: int, steps: int,
+                      seat: int, over: bool) -> ZooGame:
+    game = ZooGame(rules, plain_chance)
+    game.state, game.seed, game.steps, game.seat, game.over = state, seed, steps, seat, over
+    return game
