@@ -82,7 +82,9 @@ class _Node:
         """pyspiel's current_player: the seat, or PlayerId.TERMINAL or .CHANCE."""
         player = self.player
         if player is None:  # pyspiel asks several times a step
-            seat = self.to_move()
+            seat = self.seat
+            if seat == _UNKNOWN:
+                seat = self.to_move()
             player = self.player = (SPIEL_IDS[0] if seat is None
                                     else SPIEL_IDS[1] if seat == CHANCE else seat)
         return player
@@ -93,9 +95,15 @@ class _Node:
         legal = self.legal  # (kept only at a step of a game that goes on)
         if legal is not None:
             return list(legal)
-        if self.terminal():
+        # (what is known is read here, not asked: in the pure build each call is a frame)
+        over = self.over
+        if over is None:
+            over = self.terminal()
+        if over:
             return []
-        seat = self.to_move()
+        seat = self.seat
+        if seat == _UNKNOWN:
+            seat = self.to_move()
         if seat is None:
             return None
         if seat >= 0:
