@@ -56,6 +56,7 @@ MODULES = [
     "aloftnb/games/cloudspire/encoding.py", "aloftnb/games/alu/encoding.py",
     "aloftnb/kit/observations.py", "aloftnb/adapters/observations.py",
     "aloftnb/games/cloudspire/worth.py", "aloftnb/adapters/steps.py",
+    "aloftnb/adapters/spiel_nodes.py",
 ]
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]

@@ -115,6 +115,21 @@ def test_the_mcts_search_is_in_the_compiled_build():
         random.Random(0))) is search.Node
 
 
+def test_the_openspiel_adapters_steps_are_in_the_compiled_build():
+    """Issue 22: pyspiel asks the adapter's node for its player, legal moves and next node at
+    every step, so spiel_nodes.py is compiled, and its moves are found without an interpreted
+    frame (the node's methods are its own, not Python functions)."""
+    import types
+
+    from aloftnb.adapters import spiel_nodes
+
+    assert "aloftnb/adapters/spiel_nodes.py" in _built_modules()
+    if compiled.status() == "compiled":
+        assert "aloftnb.adapters.spiel_nodes" in compiled.compiled_modules()
+        assert Path(spiel_nodes.__file__).suffix != ".py"
+        assert not isinstance(spiel_nodes._Node.decisions, types.FunctionType)
+
+
 @needs_build
 def test_a_compiled_search_runs_no_python_per_iteration():
     """In the compiled build the search loop is native code: the Python frames a search enters

@@ -48,17 +48,15 @@ from ..core.chance import CHANCE, chance_rng
 from ..core.options import number_problem, seed_problem, whole_number_problem
 from ..core.rules import Rules, declares_encoding
 from ..errors import AloftnbError, IllegalAction, InvalidOptions
+from . import spiel_nodes
 from .observations import Observations
 from .returns import outcome_returns, return_bounds, shared_returns
 from .spiel_nodes import (
-    _action_index,
     _chance_index,
-    _chance_outcome,
     _index,
     _Node,
     _rebuild,  # noqa: F401  (pickles of states name it here)
 )
-from .steps import moves_by_index
 
 
 class IllegalSpielAction(IllegalAction, pyspiel.SpielError):
@@ -68,6 +66,7 @@ class IllegalSpielAction(IllegalAction, pyspiel.SpielError):
     raise, so code written for either catches it."""
 
 PREFIX = "aloftnb_"
+spiel_nodes.SPIEL_IDS[:] = [pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE]
 # OpenSpiel's sampled-stochastic games keep a random generator whose state a Python game cannot
 # hand over (random_sim_test and serialization need it), so sampled chance is presented as
 # explicit chance nodes that offer the one outcome the game's chance stream draws there.
@@ -220,30 +219,18 @@ class AloftnbState(pyspiel.State):
     def rules(self) -> Rules:
         return self._node.rules
 
+    # The methods pyspiel calls at every step are one call each into the node (compiled in the
+    # compiled build): an interpreted frame costs about as much as the node's work.
     def current_player(self) -> int:
-        node = self._node
-        player = node.player
-        if player is None:  # pyspiel asks several times a step
-            seat = node.to_move()
-            player = node.player = (pyspiel.PlayerId.TERMINAL if seat is None
-                                    else pyspiel.PlayerId.CHANCE if seat == CHANCE else seat)
-        return player
+        return self._node.spiel_player()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
         if player is not None:
             return super().legal_actions(player)
-        node = self._node
-        legal = node.legal  # (kept only at a step of a game that goes on)
+        legal = self._node.legal_copy()  # a decision's, or the game's end: a new list
         if legal is not None:
-            return list(legal)
-        if node.over is False:  # (is_terminal was asked): a decision is the likeliest
-            seat = node.to_move()
-            if seat is not None and seat >= 0:
-                moves = moves_by_index(node.rules.legal_actions(node.state), node.indices[2],
-                                       _action_index, node, False)
-                node.moves, node.legal = moves, sorted(moves)
-                return list(node.legal)
+            return legal
         if self.is_terminal():
             return []
         current = self.current_player()
@@ -255,43 +242,22 @@ class AloftnbState(pyspiel.State):
         node = self._node
         if node.to_move() != player:
             return []
-        return list(node.legal if node.legal is not None else self._legal_indices())
-
-    def _legal_indices(self) -> list[int]:
-        """The legal indices of the seat to move, sorted; kept on the step with their actions
-        (apply_action checks an index and finds its action there)."""
-        node = self._node
-        if node.legal is None:
-            indices = node.indices
-            moves = moves_by_index(node.rules.legal_actions(node.state), indices[2],
-                                   _action_index, node, False)
-            node.moves, node.legal = moves, sorted(moves)
-        return node.legal
+        return list(node.decisions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._node
-        if node.chance is None:  # kept on the step: legal_actions and apply ask for it too
-            rules, state = self.rules, node.state
-            if rules.traits.chance == "sampled":
-                outcome = rules.sample_chance(state, chance_rng(self._seed, self.move_number()))
-                node.chance = [(_chance_index(node, outcome), 1.0)]
-            else:
-                node.chance = sorted((_chance_index(node, o), p)
-                                     for o, p in rules.chance_outcomes(state))
-            if node.to_move() == CHANCE:  # kept as a decision's: legal_actions and apply ask
-                node.moves = {i: _chance_outcome(node, i) for i, _ in node.chance}
-                node.legal = [i for i, _ in node.chance]
-        return list(node.chance)
+        if node.chance is None and node.steps.sampled:  # (the others: the node's own work)
+            outcome = node.rules.sample_chance(node.state,
+                                               chance_rng(self._seed, self.move_number()))
+            node.keep_chance([(_chance_index(node, outcome), 1.0)])
+        return list(node.chances())
 
     def _apply_action(self, action: int) -> None:
         node = self._node
-        moves = node.moves  # (kept only at a step of a game that goes on, with its mover)
-        if moves is not None and type(action) is int:
-            move = moves.get(action)
-            if move is not None:
-                rules = node.rules
-                self._node = _Node(node, action, node.seat, rules.apply(node.state, move), rules)
-                return
+        child = node.child(action)  # a legal index the node knows: the step's move
+        if child is not None:
+            self._node = child
+            return
         rules = node.rules
         mover = node.to_move()
         index = _index(action)
@@ -302,10 +268,8 @@ class AloftnbState(pyspiel.State):
             allowed = [i for i, _ in self.chance_outcomes()]
             move = rules.chance_from_index(index) if index in allowed else None
         else:
-            if node.moves is None:
-                self._legal_indices()
-            assert node.moves is not None and node.legal is not None
-            allowed, move = node.legal, node.moves.get(index)  # type: ignore[arg-type]
+            allowed = node.decisions()
+            move = node.move_of(index) if index is not None else None
         if index is None or move is None:
             who = "the chance step" if mover == CHANCE else f"player {mover}"
             raise IllegalSpielAction(
@@ -321,10 +285,7 @@ class AloftnbState(pyspiel.State):
         return str(rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
-        node = self._node  # pyspiel asks twice a step
-        if node.over is None:
-            node.over = self.rules.is_over(node.state)
-        return node.over
+        return self._node.terminal()
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state
