@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from aloftnb import Action
-from aloftnb.adapters.steps import identity_key, mask_bytes, moves_by_index
+from aloftnb.adapters.steps import identity_key, mask_bytes, numbered
 
 np = pytest.importorskip("numpy")
 
@@ -26,38 +26,87 @@ def _counting(table):
     return index_of, asked
 
 
-def test_moves_by_index_asks_once_per_action_object_and_keeps_first_or_last():
+def test_numbered_asks_once_per_action_object():
     a, b, c = Action("go", to=1), Action("go", to=2), Action("stay")
     index_of, asked = _counting({a: 4, b: 2, c: 4})
     known: dict = {}
-    assert moves_by_index([a, b, c], known, index_of, "owner", True) == {4: a, 2: b}
-    assert moves_by_index([a, b, c], known, index_of, "owner", False) == {4: c, 2: b}
-    assert asked == [a, b, c]  # the second call found all three by identity
+    assert numbered([a, b, c], known, index_of, "owner") == [4, 2, 4]
+    assert numbered((c, a), known, index_of, "owner") == [4, 4]
+    assert asked == [a, b, c]  # the second call found them by identity
     twin = Action("go", to=1)  # equal to a, another object: asked again
-    assert moves_by_index([twin], known, index_of, "owner", True) == {4: twin}
+    assert numbered([twin], known, index_of, "owner") == [4]
     assert asked[-1] is twin
 
 
-def test_moves_by_index_never_takes_an_entry_of_another_object_with_the_same_id():
+def test_numbered_never_takes_an_entry_of_another_object_with_the_same_id():
     a, b = Action("go", to=1), Action("go", to=2)
     known = {identity_key(b): (a, 99)}  # as if a freed action's id were now b's
     index_of, asked = _counting({b: 3})
-    assert moves_by_index([b], known, index_of, "owner", True) == {3: b}
+    assert numbered([b], known, index_of, "owner") == [3]
     assert asked == [b] and known[identity_key(b)] == (b, 3)
 
 
-def test_moves_by_index_starts_its_table_again_at_the_limit():
+def test_numbered_starts_its_table_again_at_the_limit():
     actions = [Action("go", to=i) for i in range(5)]
     index_of, asked = _counting({x: i for i, x in enumerate(actions)})
     known: dict = {}
-    moves = moves_by_index(actions, known, index_of, "owner", True, limit=3)
-    assert moves == dict(enumerate(actions))
+    assert numbered(actions, known, index_of, "owner", limit=3) == [0, 1, 2, 3, 4]
     assert len(known) == 2 and len(asked) == 5  # cleared before the 4th: holds the last two
+
+
+class _TwoOfOneIndex:
+    """A game's rules in miniature whose three legal actions number 4, 2 and 4."""
+
+    def __init__(self):
+        self.a, self.b, self.c = Action("go", to=1), Action("go", to=2), Action("go", to=3)
+        self.table = {self.a: 4, self.b: 2, self.c: 4}
+        self.applied = []
+
+    class traits:
+        chance = "none"
+
+    def num_distinct_actions(self):
+        return 5
+
+    def legal_actions(self, state):
+        return [self.a, self.b, self.c]
+
+    def action_to_index(self, action):
+        return self.table[action]
+
+    def current_player(self, state):
+        return 0
+
+    def is_over(self, state):
+        return False
+
+    def apply(self, state, action):
+        self.applied.append(action)
+        return state + 1
+
+
+def test_two_legal_actions_of_one_index_pettingzoo_plays_the_first_openspiel_the_last():
+    """As before the numbering was shared: PettingZoo's step plays the first action of an
+    index, OpenSpiel's the last (what moves_by_index's `first` chose)."""
+    from aloftnb.adapters.spiel_nodes import _Node
+    from aloftnb.adapters.steps import OVER, ZooGame
+
+    rules = _TwoOfOneIndex()
+    game = ZooGame(rules, True)
+    game.state, game.seat, game.over = 0, 0, False
+    assert game.legal_order() == [4, 2, 4] and mask_bytes(5, game.legal_order())[4] == 1
+    assert game.move_of(4) is rules.a and game.move_of(3) is None
+    assert game.play_index(4) and rules.applied == [rules.a] and game.state == 1
+    assert not game.play_index(3) and not game.play_index("4") and game.state == 1
+    assert OVER < 0 and game.seat == 0
+    node = _Node(None, None, None, 0, rules)
+    assert node.decisions() == [2, 4] and node.move_of(4) is rules.c
+    assert node.child(4).state == 1 and rules.applied[-1] is rules.c
 
 
 def test_mask_bytes_marks_the_indices():
     assert mask_bytes(5, [0, 3]) == bytearray([1, 0, 0, 1, 0])
-    assert mask_bytes(3, {}) == bytearray(3)
+    assert mask_bytes(3, []) == bytearray(3)
 
 
 def test_pettingzoo_masks_are_new_int8_arrays_at_every_observe():

@@ -220,15 +220,22 @@ class AloftnbState(pyspiel.State):
         return self._node.rules
 
     # The methods pyspiel calls at every step are one call each into the node (compiled in the
-    # compiled build): an interpreted frame costs about as much as the node's work.
+    # compiled build): an interpreted frame costs about as much as the node's work. What the
+    # node already knows is read first, which spares the pure build the call.
     def current_player(self) -> int:
-        return self._node.spiel_player()
+        node = self._node
+        player = node.player
+        return player if player is not None else node.spiel_player()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
         if player is not None:
             return super().legal_actions(player)
-        legal = self._node.legal_copy()  # a decision's, or the game's end: a new list
+        node = self._node
+        legal = node.legal
+        if legal is not None:
+            return list(legal)  # a new list: callers may change it
+        legal = node.legal_copy()  # a decision's, or the game's end
         if legal is not None:
             return legal
         if self.is_terminal():
@@ -285,7 +292,9 @@ class AloftnbState(pyspiel.State):
         return str(rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
-        return self._node.terminal()
+        node = self._node
+        over = node.over
+        return over if over is not None else node.terminal()
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state

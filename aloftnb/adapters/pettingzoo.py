@@ -179,7 +179,7 @@ class AloftnbEnv(AECEnv):
             raise IllegalAction(f"an action is an index 0..{rules.num_distinct_actions() - 1}, "
                                 f"not {_short_repr(action)}")
         index = int(action)
-        move = self._game.legal_moves().get(index)
+        move = self._game.move_of(index)
         if move is not None:
             return move
         if not 0 <= index < rules.num_distinct_actions():

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..core.chance import CHANCE
 from ..core.rules import Rules
-from .steps import KNOWN_LIMIT
+from .steps import numbered
 
 # pyspiel's PlayerId.TERMINAL and .CHANCE, set by openspiel.py (this module imports no pyspiel),
 # so current_player answers with the members pyspiel's own games answer with.
@@ -131,24 +131,12 @@ class _Node:
     def decisions(self) -> list[int]:
         """The legal indices of the seat to move, sorted; kept with their actions (apply_action
         checks an index and finds its action there). Several actions of one index: the last.
-        Each action's index is kept by the object's identity (the games hand out the same
-        action objects from step to step, and an identity lookup costs less than hashing an
-        action's fields); the table starts again when it holds KNOWN_LIMIT actions."""
+        The indices are found by `steps.numbered`, by the actions' identity."""
         legal = self.legal
         if legal is not None:
             return legal
         moves = self.steps.legal_actions(self.state)
-        known: dict[int, tuple[Any, int]] = self.steps.indices[2]
-        order: list[int] = []
-        limit = KNOWN_LIMIT  # (read once: another module's global is a dict lookup)
-        for move in moves:
-            entry = known.get(id(move))
-            if entry is None or entry[0] is not move:
-                if len(known) >= limit:
-                    known.clear()
-                entry = (move, _action_index(self, move))
-                known[id(move)] = entry  # (holding the action keeps its id from being reused)
-            order.append(entry[1])
+        order = numbered(moves, self.steps.indices[2], _action_index, self)
         legal = order
         for k in range(1, len(order)):
             if order[k - 1] >= order[k]:  # out of order (no dict then: it costs more)
@@ -167,7 +155,7 @@ class _Node:
         """The move of a legal index kept here, or None."""
         order, moves = self.order, self.moves
         if order is not None and moves is not None:
-            for k in range(len(order)):
+            for k in range(len(order)):  # (compiled, a loop on whole numbers beats `in`)
                 if order[k] == index:
                     return moves[k]
         return None
@@ -251,7 +239,7 @@ _INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _indices_of(rules: Rules) -> tuple[dict, dict, dict, dict]:
     """The indices of the actions and chance outcomes seen so far, per rules object: the
     adapter asks for every legal one at every step (chance_to_index searches a list). The
-    third holds the actions' indices by the actions' identity (`_Node.decisions`), the
+    third holds the actions' indices by the actions' identity (`steps.numbered`), the
     fourth chance_from_index's outcomes by index."""
     indices = _INDICES.get(rules)
     if indices is None:

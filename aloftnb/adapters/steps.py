@@ -1,4 +1,4 @@
-"""The adapters' per-step bookkeeping: legal actions by index, the action mask's bytes, and the
+"""The adapters' per-step bookkeeping: legal actions numbered, the action mask's bytes, and the
 game a PettingZoo environment steps (ZooGame). Compiled in the compiled build (compiled/build.py),
 as all of it runs at every step.
 """
@@ -12,45 +12,44 @@ from ..core.chance import CHANCE, chance_rng
 
 # Actions whose index an adapter keeps by identity before it starts again: a game that builds
 # new action objects at every step would otherwise grow the table without end.
-KNOWN_LIMIT = 50_000
+KNOWN_LIMIT: Final = 50_000
+
+
+# `known`'s key for an action is its id over 16 (identity_key): ids are multiples of 16 and an
+# int hashes as itself, so with the ids themselves most lookups would land on another key's slot
+# first.
+ID_SHIFT: Final = 4
 
 
 def identity_key(action: object) -> int:
-    """`known`'s key for an action: its id over 16. Ids are multiples of 16 and an int hashes
-    as itself, so with the ids themselves most lookups would land on another key's slot first."""
-    return id(action) >> 4
+    """`known`'s key for an action (numbered computes it in line: a call per action costs the
+    pure build more than the lookup)."""
+    return id(action) >> ID_SHIFT
 
 
-def moves_by_index(actions: list[Any], known: dict[int, tuple[Any, Any]],
-                   index_of: Callable[[Any, Any], int], owner: Any, first: bool,
-                   limit: int = KNOWN_LIMIT, mask: bytearray | None = None) -> dict[int, Any]:
-    """{index: action} of `actions`; with several actions of one index, the first (`first`) or
-    the last. `known` keeps each action's index by the object's identity (identity_key ->
-    (the action, its index)): the games hand out the same action objects from step to step,
-    and an identity lookup costs less than hashing an action's fields. Other objects ask
-    `index_of(owner, action)` (a function and its first argument, so no bound method is made
-    per step); `known` starts again when it holds `limit` actions. With `mask`, each index's
-    byte there is set to 1 in the same pass (the action mask)."""
-    moves: dict[Any, Any] = {}
+def numbered(actions: Any, known: dict[int, tuple[Any, int]],
+             index_of: Callable[[Any, Any], int], owner: Any,
+             limit: int = KNOWN_LIMIT) -> list[int]:
+    """The index of each of `actions`, in their order. `known` keeps each action's index by the
+    object's identity (identity_key -> (the action, its index)): the games hand out the same
+    action objects from step to step, and an identity lookup costs less than hashing an
+    action's fields. Other objects ask `index_of(owner, action)` (a function and its first
+    argument, so no bound method is made per step); `known` starts again when it holds `limit`
+    actions. Both adapters number a step's legal actions with it."""
+    order: list[int] = []
     for move in actions:
-        key = identity_key(move)
+        key = id(move) >> ID_SHIFT  # identity_key(move)
         entry = known.get(key)
         if entry is None or entry[0] is not move:
             if len(known) >= limit:
                 known.clear()
             entry = (move, index_of(owner, move))
             known[key] = entry  # (holding the action keeps its id from being reused)
-        index = entry[1]  # (left a Python int: it is only a key and a place)
-        if first:
-            moves.setdefault(index, move)  # (one lookup where `in` and a store take two)
-        else:
-            moves[index] = move
-        if mask is not None:
-            mask[index] = 1
-    return moves
+        order.append(entry[1])
+    return order
 
 
-def mask_bytes(count: int, indices: Any) -> bytearray:
+def mask_bytes(count: int, indices: list[int]) -> bytearray:
     """`count` bytes, 1 at each of `indices` (all in 0..count-1) and 0 elsewhere: the action
     mask's numbers, for numpy.frombuffer."""
     mask = bytearray(count)
@@ -80,10 +79,12 @@ class ZooGame:
         self.steps = 0  # decisions and chance steps, so chance draws match a Match's
         self.seat = OVER
         self.over = True
-        self.moves: dict[int, Any] | None = None  # the current state's, once asked
+        # the current state's legal actions and their indices, in the game's order, once asked
+        self.moves: Any = None
+        self.order: list[int] | None = None
         self.seen: dict[int, Any] = {}  # what observations read of it, by seat
         self.indices: dict[Any, int] = {}  # action -> index
-        self.known: dict[int, tuple[Any, Any]] = {}  # the same by the action's identity
+        self.known: dict[int, tuple[Any, int]] = {}  # the same by the action's identity
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled and deep-copied as the rules and the game so far (an environment is copied
@@ -115,7 +116,7 @@ class ZooGame:
             self.over = bool(rules.is_over(self.state))
             seat = None if self.over else rules.current_player(self.state)
         self.seat = OVER if seat is None else int(seat)
-        self.moves = None
+        self.moves = self.order = None
         self.seen = {}
 
     def chance_step(self) -> None:
@@ -124,14 +125,14 @@ class ZooGame:
         self.state = rules.apply(self.state, outcome)
         self.steps += 1
 
-    def legal_moves(self) -> dict[int, Any]:
-        """{index: action} of the current state's legal actions (the first action with an
-        index wins), computed once per state."""
-        moves = self.moves
-        if moves is None:
-            moves = self.moves = moves_by_index(self.rules.legal_actions(self.state),
-                                                self.known, _index_of, self, True)
-        return moves
+    def legal_order(self) -> list[int]:
+        """The current state's legal indices in the game's order (with its actions kept in
+        `moves`), computed once per state: the mask and `step` both ask."""
+        order = self.order
+        if order is None:
+            self.moves = self.rules.legal_actions(self.state)
+            order = self.order = numbered(self.moves, self.known, _index_of, self)
+        return order
 
     def index_of(self, move: Any) -> int:
         """An action's index, kept by the action (actions hash as tuples, at C speed)."""
@@ -140,23 +141,26 @@ class ZooGame:
             index = self.indices[move] = self.rules.action_to_index(move)
         return index
 
+    def move_of(self, index: int) -> Any:
+        """The legal move of `index` now (the first of that index), or None."""
+        order = self.legal_order()
+        for k in range(len(order)):  # (compiled, a loop on whole numbers beats `in`)
+            if order[k] == index:
+                return self.moves[k]
+        return None
+
     def mask(self, seat: int) -> bytearray:
         """The action mask's bytes for `seat`: the legal indices if it is to move, else zeros."""
         if seat != self.seat or self.over:
             return bytearray(self.count)
-        if self.moves is not None:
-            return mask_bytes(self.count, self.moves)
-        mask = bytearray(self.count)  # the legal moves, numbered and marked in one pass
-        self.moves = moves_by_index(self.rules.legal_actions(self.state), self.known, _index_of,
-                                    self, True, KNOWN_LIMIT, mask)
-        return mask
+        return mask_bytes(self.count, self.legal_order())
 
     def play_index(self, action: object) -> bool:
         """Play the legal move of index `action` (an int) and settle; False, with nothing
         changed, if `action` is not an int or not a legal index (the caller says why)."""
         if type(action) is not int:
             return False
-        move = self.legal_moves().get(action)
+        move = self.move_of(action)
         if move is None:
             return False
         self.play(move)
