@@ -196,12 +196,6 @@ class AloftnbEnv(AECEnv):
         _put(observed, "action_mask", _from_buffer(game.mask(seat), _MASK_TYPE))
         return observed
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """AECEnv.last, with observe's work done in the same call (it runs at every step)."""
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
-
     def _observation_array(self, state: Any, seat: int) -> np.ndarray:
         """The seat's observation of `state` as a new float32 array of the observation shape
         (what is read of the state is kept while it is the current one)."""
