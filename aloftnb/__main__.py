@@ -355,17 +355,10 @@ def bench_openspiel(seconds: float) -> float | None:
                           "value": None, "skipped": f"open_spiel is not installed ({exc}); "
                           "pip install 'aloftnb[bench]' or pip install open_spiel"}), flush=True)
         return None
-    game = pyspiel.load_game("connect_four")
-    rng = random.Random(0)
+    from .adapters.bench import openspiel_loop
 
-    def play(i: int) -> int:
-        state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            state.apply_action(actions[int(rng.random() * len(actions))])
-            steps += 1
-        return steps
-
+    # the same loop as the OpenSpiel adapter's
+    play = openspiel_loop(pyspiel.load_game("connect_four"), random.Random(0))
     games, steps, elapsed = _timed_loop(play, seconds)
     _line("openspiel_connect_four_random_actions_per_s", steps / elapsed, "actions/s",
           games_per_s=round(games / elapsed), games=games,

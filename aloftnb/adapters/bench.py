@@ -71,6 +71,8 @@ def pettingzoo_floor(count: int, legal: int) -> Any:
     from gymnasium import spaces
     from pettingzoo import AECEnv
 
+    from .pettingzoo import start_bookkeeping
+
     places = list(range(0, count, max(1, count // legal)))[:legal]
     constant, mask_type = np.zeros(1, np.float32), np.dtype(np.int8)
 
@@ -85,6 +87,7 @@ def pettingzoo_floor(count: int, legal: int) -> Any:
                 "action_mask": spaces.Box(0, 1, (count,), np.int8)})
                 for agent in self.possible_agents}
             self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+            self.terminations: dict[str, bool] = {}  # (reset fills it)
 
         def observation_space(self, agent: str) -> Any:
             return self.observation_spaces[agent]
@@ -93,12 +96,7 @@ def pettingzoo_floor(count: int, legal: int) -> Any:
             return self.action_spaces[agent]
 
         def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-            self.agents = self.possible_agents[:]
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-            self.terminations = dict.fromkeys(self.agents, False)
-            self.truncations = dict.fromkeys(self.agents, False)
-            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+            start_bookkeeping(self)  # (as the adapter's reset does)
             self.agent_selection, self.turn = self.agents[0], 0
 
         def observe(self, agent: str) -> dict[str, Any]:

@@ -51,6 +51,16 @@ _MASK_TYPE = np.dtype(np.int8)
 _from_buffer, _new_dict, _put = np.frombuffer, dict.__new__, dict.__setitem__
 
 
+def start_bookkeeping(zoo: AECEnv) -> None:
+    """PettingZoo's own fields at a reset: every agent in, no rewards, nobody done."""
+    zoo.agents = zoo.possible_agents[:]
+    zoo.rewards = dict.fromkeys(zoo.agents, 0.0)
+    zoo._cumulative_rewards = dict.fromkeys(zoo.agents, 0.0)
+    zoo.terminations = dict.fromkeys(zoo.agents, False)
+    zoo.truncations = dict.fromkeys(zoo.agents, False)
+    zoo.infos = {agent: {} for agent in zoo.agents}
+
+
 def env(game: str, players: int | None = None, *, render_mode: str | None = None,
         max_cycles: int | None = None, **options: Any) -> AloftnbEnv:
     """The AEC environment of an aloftnb game; `players` defaults to the fewest seats the options
@@ -129,12 +139,7 @@ class AloftnbEnv(AECEnv):
         if seed is not None:
             self._seeds.seed(seed)
         self.game_seed = self._seeds.randrange(2**31) if seed is None else seed
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        start_bookkeeping(self)
         self._game.start(self.game_seed)
         self._after_move()
 
