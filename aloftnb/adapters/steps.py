@@ -64,9 +64,9 @@ OVER: Final = -2  # ZooGame.seat once the game is over (CHANCE is -1; seats are 
 @final
 class ZooGame:
     """The game a PettingZoo environment steps (adapters/pettingzoo.py): its state, the chance
-    steps it resolves from the game's chance stream, whose turn it is, and the legal moves by
-    index of the current state (the mask and `step` share them). Compiled in the compiled build
-    with the rest of this module, since all of it runs at every step."""
+    steps it resolves from the game's chance stream, whose turn it is, and the current state's
+    legal actions with their indices (the mask and `step` share them). Compiled in the compiled
+    build with the rest of this module, since all of it runs at every step."""
 
     def __init__(self, rules: Any, plain_chance: bool) -> None:
         self.rules = rules
