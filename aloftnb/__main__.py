@@ -383,6 +383,9 @@ def build_rates(seconds: float) -> dict[str, dict[str, float]]:
         rules = make_rules(game, players)
         rng = random.Random(0)
         _, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
+        # A new generator: the searches, playouts included, are then the same in both builds
+        # and in every run (the timed loop above leaves `rng` wherever its time ran out).
+        rng = random.Random(0)
         state = rules.initial_state(0)
         while (seat := rules.current_player(state)) in (CHANCE, None) \
                 or len(rules.legal_actions(state)) < 2:
