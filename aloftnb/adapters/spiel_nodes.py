@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..core.chance import CHANCE
 from ..core.rules import Rules
-from .steps import numbered
+from .steps import move_at, numbered
 
 # pyspiel's PlayerId.TERMINAL and .CHANCE, set by openspiel.py (this module imports no pyspiel),
 # so current_player answers with the members pyspiel's own games answer with.
@@ -154,25 +154,17 @@ class _Node:
     def move_of(self, index: int) -> Any:
         """The move of a legal index kept here, or None."""
         order, moves = self.order, self.moves
-        if order is not None and moves is not None:
-            for k in range(len(order)):  # (compiled, a loop on whole numbers beats `in`)
-                if order[k] == index:
-                    return moves[k]
-        return None
+        return None if order is None or moves is None else move_at(order, moves, index)
 
     def child(self, action: Any) -> _Node | None:
         """The node a legal index kept here leads to, or None (the adapter's general route
         then checks the action and says why it is refused)."""
-        order = self.order  # (kept only at a step of a game that goes on, with its mover)
-        if order is not None and type(action) is int:
-            for k in range(len(order)):
-                if order[k] == action:
-                    move = self.moves[k]
-                    if move is None:
-                        return None
-                    return _Node(self, action, self.seat, self.steps.apply(self.state, move),
-                                 self.rules)
-        return None
+        if type(action) is not int:
+            return None
+        move = self.move_of(action)  # (kept only at a step of a game that goes on)
+        if move is None:
+            return None
+        return _Node(self, action, self.seat, self.steps.apply(self.state, move), self.rules)
 
     def __deepcopy__(self, memo: Any) -> _Node:
         return self
