@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # rules class, compiled, boxed every whole number and called methods the slow way (0.6x pure).
 MODULES = [
     "aloftnb/core/flow.py", "aloftnb/core/chance.py", "aloftnb/kit/hexgrid.py",
-    "aloftnb/kit/tuples.py", "aloftnb/core/search.py",
+    "aloftnb/kit/tuples.py", "aloftnb/core/search.py", "aloftnb/core/interning.py",
     "aloftnb/games/alu/engine.py",
     "aloftnb/games/balloons/rules.py", "aloftnb/games/balloons/advance.py",
     "aloftnb/games/balloons/wind.py", "aloftnb/games/balloons/scoring.py",

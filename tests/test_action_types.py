@@ -237,3 +237,13 @@ def test_an_action_is_a_value_with_its_fields_as_attributes():
     with pytest.raises(AttributeError, match="'step' action has no 'far'"):
         step.far  # noqa: B018
     assert step.to_dict() == {"type": "step", "at": "a", "to": "b"} and step.at == "a"
+
+
+def test_interned_gives_one_object_per_fields_under_a_key_a_game_can_read():
+    from aloftnb.core.action import interned
+
+    cache: dict = {}
+    first = interned(cache, Action, "go", {"to": 1, "by": "air"})
+    assert interned(cache, Action, "go", {"to": 1, "by": "air"}) is first
+    assert cache[("go", ("to", 1), ("by", "air"))] is first  # the type, then fields in order
+    assert interned(cache, Action, "go", {"to": 2, "by": "air"}) is not first

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from ..errors import IllegalAction
+from .interning import INTERNED_LIMIT as INTERNED_LIMIT  # (compiled there)
+from .interning import interned as interned
 from .options import _short_repr
 from .words import with_article
 
@@ -336,22 +338,3 @@ class ActionTypes:
 
     def chance_outcomes(self, rules: Any) -> list[Action]:
         return self.tables(rules)[2]
-
-
-InternedT = TypeVar("InternedT", bound="Action")
-INTERNED_LIMIT = 100_000  # cached actions kept before the cache starts again
-
-
-def interned(cache: dict[tuple[Any, ...], InternedT], make: Callable[..., InternedT],
-             action_type: str, params: dict[str, Any]) -> InternedT:
-    """The same action object every time for the same fields (actions are immutable): a game
-    whose legal actions build many keeps one `cache` and asks here. The key is the type and the
-    fields in the caller's order (`to_dict()` keeps that order), so a game may look up its
-    commonest actions in `cache` directly under the same keys."""
-    key = (action_type, *params.items())
-    action = cache.get(key)
-    if action is None:
-        if len(cache) > INTERNED_LIMIT:
-            cache.clear()
-        action = cache[key] = make(action_type, **params)
-    return action

@@ -100,9 +100,7 @@ _CACHE: dict[tuple[Any, ...], CloudspireAction] = {}
 def A(type: str, **params: Any) -> CloudspireAction:
     """The same action object every time for the same fields: the legal actions and chance
     outcomes build several an action played, and building one costs more than finding it."""
-    # Found here under interned()'s key, compiled: a call to interned() is a Python call.
-    action = _CACHE.get((type, *params.items()))
-    return interned(_CACHE, CloudspireAction, type, params) if action is None else action
+    return interned(_CACHE, CloudspireAction, type, params)
 
 
 # The commonest actions by their fields in order, without keyword arguments (which cost more

@@ -41,9 +41,7 @@ _CACHE: dict[tuple[Any, ...], CommodoresAction] = {}
 
 def cached(action_type: str, **params: Any) -> CommodoresAction:
     """The same action object every time (actions are immutable): legal_actions builds many."""
-    # Found here under interned()'s key, compiled: a call to interned() is a Python call.
-    action = _CACHE.get((action_type, *params.items()))
-    return interned(_CACHE, CommodoresAction, action_type, params) if action is None else action
+    return interned(_CACHE, CommodoresAction, action_type, params)
 
 
 def _corners(rules: Any, **_: Any) -> list[str]:
