@@ -88,7 +88,7 @@ class _TwoOfOneIndex:
 def test_two_legal_actions_of_one_index_pettingzoo_plays_the_first_openspiel_the_last():
     """As before the numbering was shared: PettingZoo's step plays the first action of an
     index, OpenSpiel's the last (what moves_by_index's `first` chose)."""
-    from aloftnb.adapters.spiel_nodes import _Node
+    from aloftnb.adapters.spiel_nodes import root_node
     from aloftnb.adapters.steps import OVER, ZooGame
 
     rules = _TwoOfOneIndex()
@@ -99,9 +99,71 @@ def test_two_legal_actions_of_one_index_pettingzoo_plays_the_first_openspiel_the
     assert game.play_index(4) and rules.applied == [rules.a] and game.state == 1
     assert not game.play_index(3) and not game.play_index("4") and game.state == 1
     assert OVER < 0 and game.seat == 0
-    node = _Node(None, None, None, 0, rules)
+    node = root_node(rules, 0)
     assert node.decisions() == [2, 4] and node.move_of(4) is rules.c
     assert node.child(4).state == 1 and rules.applied[-1] is rules.c
+
+
+class _Step:
+    """A state that can be referred to weakly (to see which states stay alive)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
+class _Counting:
+    """A game's rules in miniature: action i adds i + 1; the seats take turns by parity."""
+
+    name = "counting"
+
+    class traits:
+        chance = "none"
+
+    def __init__(self):
+        self.go = [Action("go", to=i) for i in range(3)]
+        self.table = {action: i for i, action in enumerate(self.go)}
+
+    def legal_actions(self, state):
+        return list(self.go)
+
+    def action_to_index(self, action):
+        return self.table[action]
+
+    def current_player(self, state):
+        return state.n % 2
+
+    def is_over(self, state):
+        return False
+
+    def apply(self, state, action):
+        return _Step(state.n + self.table[action] + 1)
+
+    def observation_string(self, state, player):
+        return f"at {state.n}"
+
+
+def test_openspiel_nodes_keep_only_the_first_and_their_own_state_and_replay_the_rest():
+    """A chain of every state reached kept them all alive for the collector to walk; a node
+    keeps its own and its game's first, and information states replay those in between."""
+    import weakref
+
+    from aloftnb.adapters.spiel_nodes import root_node
+
+    rules = _Counting()
+    node = root_node(rules, _Step(0))
+    first, reached, expected = weakref.ref(node.state), [], {0: "at 0", 1: "at 0"}
+    for k in range(12):
+        mover = node.to_move()
+        node.decisions()
+        node = node.child(k % 3)
+        reached.append(weakref.ref(node.state))
+        for seat in (0, 1):
+            move = f"> {k % 3}" if mover == seat else ">"
+            expected[seat] += f"\n{move}\nat {node.state.n}"
+    assert first() is not None and reached[-1]() is node.state
+    assert [ref() for ref in reached[:-1]] == [None] * 11
+    assert node.state.n == sum(k % 3 + 1 for k in range(12))
+    assert node.info(1) == expected[1] and node.info(0) == expected[0]
 
 
 def test_mask_bytes_marks_the_indices():

@@ -252,6 +252,71 @@ def test_games_and_states_pickle():
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
 
 
+INFO_GAMES = ["aloftnb_balloons(players=3)", "aloftnb_alu", "aloftnb_commodores(players=3)",
+              "aloftnb_cloudspire(players=3,waves=2)", "aloftnb_harbour(players=3,rounds=6)",
+              "aloftnb_harbour_sampled(players=2,seed=3)"]
+
+
+@pytest.mark.parametrize("name", INFO_GAMES)
+def test_information_states_are_the_same_step_by_step_cold_and_after_pickling(name):
+    """A state keeps only its own aloftnb state and its game's first; the ones in between are
+    replayed for an information state asked late or after unpickling. All three ways give the
+    seat's observations along the game with its own moves, as rules.observation_string does."""
+    game = pyspiel.load_game(name)
+    rules, rng = game.rules, random.Random(5)
+    warm, cold = game.new_initial_state(), game.new_initial_state()
+    seats = range(rules.players)
+    expected = [rules.observation_string(warm.aloftnb_state, seat) for seat in seats]
+    pickled = None
+    for step in range(60):
+        if warm.is_terminal():
+            break
+        assert [warm.information_state_string(seat) for seat in seats] == expected
+        mover, actions = warm.current_player(), warm.legal_actions()
+        action = actions[int(rng.random() * len(actions))]
+        for state in (warm, cold):
+            state.apply_action(action)
+        for seat in seats:
+            move = f"> {action}" if mover == seat else ">"
+            seen = rules.observation_string(warm.aloftnb_state, seat)
+            expected[seat] += f"\n{move}\n{seen}"
+        if step == 5:
+            pickled = pickle.dumps(cold)
+    assert warm.move_number() > 6, "a game long enough to replay"
+    assert [cold.information_state_string(seat) for seat in seats] == expected
+    again = pickle.loads(pickled)
+    assert again.move_number() == 6
+    assert again.information_state_string(0) == pickle.loads(pickled).information_state_string(0)
+    for action in warm.history()[6:]:
+        again.apply_action(action)
+    assert str(again) == str(warm)
+    assert [again.information_state_string(seat) for seat in seats] == expected
+
+
+def test_a_resampled_state_replays_from_its_world():
+    """resample_from_infostate gives a state at another world: pickled, it keeps that world,
+    and the other seat's information state ends with the world as that seat sees it."""
+    game = pyspiel.load_game("aloftnb_harbour(players=2)")
+    rules, state = game.rules, game.new_initial_state()
+    state.apply_action(2)  # seat 0 commits 2 bags in secret
+    before = state.information_state_string(0)
+    resampled = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    world = resampled.aloftnb_state
+    again = pickle.loads(pickle.dumps(resampled))
+    assert again.aloftnb_state == world
+    assert again.information_state_string(1) == state.information_state_string(1)
+    first = game.new_initial_state().information_state_string(0)
+    for copy in (resampled, again):
+        assert copy.information_state_string(0) == (
+            f"{first}\n> 2\n{rules.observation_string(world, 0)}")
+    action = resampled.legal_actions()[0]
+    for copy in (resampled, again):
+        copy.apply_action(action)
+        assert copy.information_state_string(0).startswith(before[:len(first)])
+    assert again.information_state_string(0) == resampled.information_state_string(0)
+    assert str(again) == str(resampled)
+
+
 # -- OpenSpiel's search through the adapter --------------------------------------------------------
 MCTS_GAMES = [
     "aloftnb_balloons(players=3)",

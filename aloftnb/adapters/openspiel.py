@@ -54,8 +54,8 @@ from .returns import outcome_returns, return_bounds, shared_returns
 from .spiel_nodes import (
     _chance_index,
     _index,
-    _Node,
     _rebuild,  # noqa: F401  (pickles of states name it here)
+    root_node,
 )
 
 
@@ -193,7 +193,7 @@ class AloftnbGame(pyspiel.Game):
     def state_from(self, state: Any) -> AloftnbState:
         """An OpenSpiel state at an aloftnb state (no history before it): for bots."""
         spiel_state = AloftnbState(self)
-        spiel_state._node = _Node(None, None, None, state, self.rules)
+        spiel_state._node = root_node(self.rules, state)
         return spiel_state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -208,7 +208,7 @@ class AloftnbState(pyspiel.State):
     def __init__(self, game: AloftnbGame) -> None:
         super().__init__(game)
         self._seed = game.seed
-        self._node = _Node(None, None, None, game.rules.initial_state(game.seed), game.rules)
+        self._node = root_node(game.rules, game.rules.initial_state(game.seed))
 
     @property
     def aloftnb_state(self) -> Any:
@@ -283,7 +283,7 @@ class AloftnbState(pyspiel.State):
                 f"{rules.name}: {action!r:.40} is not a legal action of {who} at move "
                 f"{self.move_number()}; the legal ones are {allowed[:12]}"
                 + (" ..." if len(allowed) > 12 else ""))
-        self._node = _Node(node, index, mover, rules.apply(node.state, move), rules)
+        self._node = node.step(index, mover, rules.apply(node.state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         rules = self.rules
@@ -310,8 +310,7 @@ class AloftnbState(pyspiel.State):
         clone = self.clone()
         node = self._node
         world = self.rules.determinize(node.state, player_id, rng)
-        clone._node = _Node(node.parent, node.action, node.mover, world, node.rules)
-        clone._node.infos = {player_id: node.info(player_id)}
+        clone._node = node.resampled(world, player_id)
         return clone
 
     def __str__(self) -> str:

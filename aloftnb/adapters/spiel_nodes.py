@@ -37,25 +37,38 @@ class _Steps:
         self.sampled = rules.traits.chance == "sampled"
 
 
-class _Node:
-    """One step of a game: the aloftnb state reached, by which move. Immutable and shared by
-    clones (OpenSpiel deep-copies a Python state's attributes on every clone); what it computes
-    about its state (seat to move, legal moves) it keeps, as pyspiel asks for them repeatedly."""
+class _Line:
+    """Where a step stands in its game: the step before, the move that led here (its index) and
+    the seat that made it, and the information state strings found so far, by seat. A line
+    holds a state only where its game starts (`anchor`: the first state, or a world resampled
+    for a seat); the states in between are replayed when asked. A node holds its own state, so
+    only the states that pyspiel states still point at stay alive: a chain of every state
+    reached kept the collector walking all of them at every pass (a sixth of a sky commodores
+    step)."""
 
-    def __init__(self, parent: _Node | None, action: Any, mover: Any, state: Any,
-                 rules: Rules) -> None:
-        # (one store a line: cheaper than unpacking a tuple, and a node is made every step)
+    def __init__(self, parent: _Line | None, action: Any, mover: Any, anchor: Any) -> None:
         self.parent = parent
         self.action = action
         self.mover = mover
-        self.state = state
-        self.rules = rules
-        self.steps: _Steps = parent.steps if parent is not None else _Steps(rules)
-        # What is computed when first asked, None until then: information state strings by
-        # seat, the legal indices (sorted), the legal indices and their moves in the game's
-        # order (two lists, one index once: `legal` itself when it is in that order), chance
-        # (index, probability) pairs, the seat to move as OpenSpiel numbers it, is_over.
+        self.anchor = anchor  # (None but where a game starts: states are never None)
         self.infos: dict[int, str] | None = None
+
+
+class _Node:
+    """One step of a game: the aloftnb state reached and its line. Immutable and shared by
+    clones (OpenSpiel deep-copies a Python state's attributes on every clone); what it computes
+    about its state (seat to move, legal moves) it keeps, as pyspiel asks for them repeatedly."""
+
+    def __init__(self, line: _Line, state: Any, steps: _Steps) -> None:
+        # (one store a line: cheaper than unpacking a tuple, and a node is made every step)
+        self.line = line
+        self.state = state
+        self.steps = steps
+        self.rules: Rules = steps.rules
+        # What is computed when first asked, None until then: the legal indices (sorted), the
+        # legal indices and their moves in the game's order (two lists, one index once:
+        # `legal` itself when it is in that order), chance (index, probability) pairs, the
+        # seat to move as OpenSpiel numbers it, is_over.
         self.legal: list[int] | None = None
         self.order: list[int] | None = None
         self.moves: Any = None  # (the game's own list, or tuple, of legal actions)
@@ -164,43 +177,100 @@ class _Node:
         move = self.move_of(action)  # (kept only at a step of a game that goes on)
         if move is None:
             return None
-        return _Node(self, action, self.seat, self.steps.apply(self.state, move), self.rules)
+        return self.step(action, self.seat, self.steps.apply(self.state, move))
+
+    def step(self, action: Any, mover: Any, state: Any) -> _Node:
+        """The node after `mover` played `action` (its index) here, reaching `state`."""
+        return _Node(_Line(self.line, action, mover, None), state, self.steps)
+
+    def resampled(self, world: Any, player: int) -> _Node:
+        """This step with `world` for its state (a state `player` cannot tell from it): its
+        descendants replay from the world; `player`'s information state is this one's."""
+        line = self.line
+        known = self.info(player)
+        node = _Node(_Line(line.parent, line.action, line.mover, world), world, self.steps)
+        node.line.infos = {player: known}
+        return node
 
     def __deepcopy__(self, memo: Any) -> _Node:
         return self
 
-    def __reduce__(self) -> tuple[Any, tuple[Rules, list[tuple[Any, Any, Any]]]]:
-        # flat, so long games do not pickle recursively
-        steps: list[tuple[Any, Any, Any]] = []
-        node: _Node | None = self
-        while node is not None:
-            steps.append((node.action, node.mover, node.state))
-            node = node.parent
-        return (_rebuild, (self.rules, steps[::-1]))
+    def __reduce__(self) -> tuple[Any, tuple[Rules, list[tuple[Any, Any, Any]], Any]]:
+        # flat, so long games do not pickle recursively; the states in between are replayed
+        lines: list[tuple[Any, Any, Any]] = []
+        line: _Line | None = self.line
+        while line is not None:
+            lines.append((line.action, line.mover, line.anchor))
+            line = line.parent
+        return (_replayed, (self.rules, lines[::-1], self.state))
 
     def info(self, player: int) -> str:
         """`player`'s information state: its observations along the game and its own moves."""
-        infos = self.infos
+        infos = self.line.infos
         text = infos.get(player) if infos is not None else None
-        if text is None:
-            chain: list[_Node] = []
-            node: _Node | None = self
-            while node is not None and (node.infos is None or player not in node.infos):
-                chain.append(node)
-                node = node.parent
-            found = node.infos if node is not None else None
-            text = found[player] if found is not None else ""
-            for step in reversed(chain):
-                seen = step.rules.observation_string(step.state, player)
-                if step.parent is None:
-                    text = seen
-                else:  # a step: this seat's own move, or only that something happened
-                    move = f"> {step.action}" if step.mover == player else ">"
-                    text = f"{text}\n{move}\n{seen}"
-                if step.infos is None:
-                    step.infos = {}
-                step.infos[player] = text
+        if text is not None:
+            return text
+        chain: list[_Line] = []  # the lines without this seat's string, newest first
+        line: _Line | None = self.line
+        while line is not None and (line.infos is None or player not in line.infos):
+            chain.append(line)
+            line = line.parent
+        found = line.infos if line is not None else None
+        text = found[player] if found is not None else ""
+        chain.reverse()
+        states = self.states_at(chain[:-1]) + [self.state]
+        for step, state in zip(chain, states):
+            seen = self.rules.observation_string(state, player)
+            if step.parent is None:
+                text = seen
+            else:  # a step: this seat's own move, or only that something happened
+                move = f"> {step.action}" if step.mover == player else ">"
+                text = f"{text}\n{move}\n{seen}"
+            if step.infos is None:
+                step.infos = {}
+            step.infos[player] = text
         return text
+
+    def states_at(self, chain: list[_Line]) -> list[Any]:
+        """The states at consecutive lines of this game (oldest first): from the anchor at or
+        before the first, each line's move replayed (or its own anchor taken)."""
+        if not chain:
+            return []
+        back: list[_Line] = []
+        line = chain[0]
+        while line.anchor is None:
+            back.append(line)
+            parent = line.parent
+            if parent is None:
+                raise RuntimeError("a line of an OpenSpiel state has no first state")
+            line = parent
+        state = line.anchor
+        for step in reversed(back):
+            state = self.replay(state, step)
+        states = [state]
+        for step in chain[1:]:
+            state = step.anchor if step.anchor is not None else self.replay(state, step)
+            states.append(state)
+        return states
+
+    def replay(self, state: Any, line: _Line) -> Any:
+        """The state `line`'s move reaches from `state` (the state before it): found as
+        apply_action found it (a seat's index: its last legal action)."""
+        scratch = _Node(line, state, self.steps)
+        if line.mover == CHANCE:
+            move = _chance_outcome(scratch, line.action)
+        else:
+            scratch.decisions()
+            move = scratch.move_of(line.action)
+        if move is None:
+            raise RuntimeError(f"{self.rules.name}: replaying an OpenSpiel state found no move "
+                               f"of index {line.action!r}")
+        return self.steps.apply(state, move)
+
+
+def root_node(rules: Rules, state: Any) -> _Node:
+    """The node of a game that starts at `state`."""
+    return _Node(_Line(None, None, None, state), state, _Steps(rules))
 
 
 _UNKNOWN: Final = -(2**62)  # a _Node's seat before it is asked (None is "the game is over")
@@ -218,11 +288,19 @@ def _index(action: Any) -> int | None:
         return None
 
 
-def _rebuild(rules: Rules, steps: list[tuple[Any, Any, Any]]) -> _Node | None:
-    node = None
-    for action, mover, state in steps:
-        node = _Node(node, action, mover, state, rules)
-    return node
+def _replayed(rules: Rules, lines: list[tuple[Any, Any, Any]], state: Any) -> _Node:
+    """A pickled node: its lines (action, mover, anchor) from the first and its state."""
+    line: _Line | None = None
+    for action, mover, anchor in lines:
+        line = _Line(line, action, mover, anchor)
+    if line is None:
+        raise ValueError("a pickled OpenSpiel state has no steps")
+    return _Node(line, state, _Steps(rules))
+
+
+def _rebuild(rules: Rules, steps: list[tuple[Any, Any, Any]]) -> _Node:
+    """A node pickled before lines (every step's state kept): each state is an anchor."""
+    return _replayed(rules, steps, steps[-1][2])
 
 
 _INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
