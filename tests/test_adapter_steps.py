@@ -123,6 +123,12 @@ class _Counting:
         self.go = [Action("go", to=i) for i in range(3)]
         self.table = {action: i for i, action in enumerate(self.go)}
 
+    def initial_state(self, seed):
+        return _Step(0)
+
+    def num_distinct_actions(self):
+        return 3
+
     def legal_actions(self, state):
         return list(self.go)
 
@@ -164,6 +170,75 @@ def test_openspiel_nodes_keep_only_the_first_and_their_own_state_and_replay_the_
     assert [ref() for ref in reached[:-1]] == [None] * 11
     assert node.state.n == sum(k % 3 + 1 for k in range(12))
     assert node.info(1) == expected[1] and node.info(0) == expected[0]
+
+
+class _GivesIndices(_Counting):
+    """_Counting, listing its actions out of index order, that gives their indices itself."""
+
+    def __init__(self):
+        super().__init__()
+        self.listed = 0
+
+    def legal_actions(self, state):
+        self.listed += 1
+        return [self.go[2], self.go[0], self.go[1]]
+
+    def legal_indices(self, state, seat):
+        return [2, 0, 1]
+
+    def action_from_index(self, index):
+        return self.go[index]
+
+
+def test_the_adapters_take_the_indices_a_game_gives_and_find_its_actions_by_index():
+    from aloftnb.adapters.spiel_nodes import root_node
+    from aloftnb.adapters.steps import ZooGame
+
+    rules = _GivesIndices()
+    node = root_node(rules, _Step(0))
+    node.to_move()
+    assert node.decisions() == [0, 1, 2] and node.child(7) is None
+    assert node.child(2).state.n == 3 and node.child(0).state.n == 1
+    game = ZooGame(rules, True)
+    game.start(0)
+    assert game.legal_order() == [2, 0, 1] and mask_bytes(3, game.legal_order()) == b"\1\1\1"
+    assert game.move_of(2) is rules.go[2] and game.move_of(7) is None
+    assert game.play_index(1) and game.state.n == 2
+    assert rules.listed == 0  # neither adapter listed the actions
+
+
+def test_balloons_gives_its_advances_indices_and_its_wind_phase_leaves_them_to_the_adapters():
+    from aloftnb.core.chance import CHANCE
+    from aloftnb.core.registry import make_rules
+
+    rules, rng, kinds = make_rules("balloons", 3, edition="choice"), random.Random(2), set()
+    state = rules.initial_state(3)
+    while not rules.is_over(state) and len(kinds) < 2:
+        seat = rules.current_player(state)
+        if seat == CHANCE:
+            state = rules.apply(state, rules.sample_chance(state, rng))
+            continue
+        legal, given = rules.legal_actions(state), rules.legal_indices(state, seat)
+        if rules.phase(state) == "advance":
+            assert given == [rules.action_to_index(action) for action in legal]
+        else:
+            assert given is None
+        kinds.add(rules.phase(state))
+        state = rules.apply(state, legal[int(rng.random() * len(legal))])
+    assert kinds == {"advance", "wind"}
+
+
+def test_alu_gives_the_indices_of_its_legal_actions_at_every_step():
+    from aloftnb.core.registry import make_rules
+
+    rules, rng = make_rules("alu", 2, columns=4, rows=3), random.Random(1)
+    state, steps = rules.initial_state(0), 0
+    while not rules.is_over(state):
+        legal = rules.legal_actions(state)
+        given = rules.legal_indices(state, rules.current_player(state))
+        assert given == [rules.action_to_index(action) for action in legal]
+        state, steps = rules.apply(state, legal[int(rng.random() * len(legal))]), steps + 1
+    assert steps > 10
 
 
 def test_mask_bytes_marks_the_indices():

@@ -404,6 +404,10 @@ def test_legal_actions_map_to_distinct_indices_in_range(played):
             assert all(isinstance(i, int) and 0 <= i < rules.num_distinct_actions()
                        for i in indices)
             assert [rules.action_from_index(i) for i in indices] == legal
+            seat = rules.current_player(state)
+            if seat is not None:
+                given = rules.legal_indices(state, seat)  # (optional: None if not given)
+                assert given is None or given == indices
 
 
 def test_observations_keep_one_shape_through_a_game(played):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
@@ -189,6 +190,46 @@ def test_a_flow_without_stages_finds_a_phase_at_once_and_falls_back_for_anything
     checked = Flow(phases=flow.phases, phase_field="step",
                    after=lambda rules, s: At(s.step, -s.n))  # every step still ends with after
     assert checked.apply(None, At("play", 1), Action("grow", by=2)) == At("play", -3)
+
+
+def test_legal_indices_come_from_the_phase_or_stage_that_declares_them_and_else_none():
+    """A phase or stage may declare `legal_indices` beside `legal` (Rules.legal_indices, for
+    the adapters): the flow finds it as it finds `legal`, and gives None where none is
+    declared; the rules of a flow that declares some answer with it."""
+    class At(NamedTuple):
+        step: str
+
+    def indices(rules, s, seat):
+        return [seat, 7]
+
+    flat = Flow(phases=(Phase("play", actions=("grow",), legal=lambda r, s, seat: [],
+                              legal_indices=indices),
+                        Phase("rest", actions=("grow",), legal=lambda r, s, seat: [])),
+                phase_field="step", ended="over", ended_phase="play")
+    assert flat.gives_indices()
+    assert flat.legal_indices(None, At("play"), 2) == [2, 7]
+    assert flat.legal_indices(None, At("over"), 1) == [1, 7]  # (the ended phase's)
+    assert flat.legal_indices(None, At("rest"), 0) is None
+    staged = Flow(phases=(Phase("setup", legal_indices=indices,
+                                stages=(Stage("deal", legal=lambda r, s, seat: []),
+                                        Stage("place", legal=lambda r, s, seat: [],
+                                              legal_indices=lambda r, s, seat: [seat]))),),
+                  phase_field="", stage_field="step")
+    assert staged.legal_indices(None, At("place"), 3) == [3]
+    assert staged.legal_indices(None, At("deal"), 3) is None  # its stage lists, not the phase
+    assert not Flow(phases=(Phase("play"),), phase_field="step").gives_indices()
+
+    from aloftnb.core.rules import gives_legal_indices
+
+    assert not gives_legal_indices(KiteRules(2))
+
+    class IndexedKites(KiteRules):
+        flow = replace(FLOW, phases=tuple(replace(phase, legal_indices=indices)
+                                          for phase in FLOW.phases))
+
+    rules = IndexedKites(2)
+    state = rules.initial_state(0)
+    assert gives_legal_indices(rules) and rules.legal_indices(state, 1) == [1, 7]
 
 
 def test_a_handler_of_a_draft_game_changes_the_draft_and_the_flow_settles_it():

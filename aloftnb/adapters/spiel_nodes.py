@@ -12,8 +12,8 @@ import weakref
 from typing import Any, Final
 
 from ..core.chance import CHANCE
-from ..core.rules import Rules
-from .steps import move_at, numbered
+from ..core.rules import Rules, gives_legal_indices
+from .steps import move_at, move_of_index, numbered
 
 # pyspiel's PlayerId.TERMINAL and .CHANCE, set by openspiel.py (this module imports no pyspiel),
 # so current_player answers with the members pyspiel's own games answer with.
@@ -33,6 +33,8 @@ class _Steps:
         self.is_over: Any = rules.is_over
         self.current_player: Any = rules.current_player
         self.indices = _indices_of(rules)
+        self.given = gives_legal_indices(rules)
+        self.legal_indices: Any = rules.legal_indices if self.given else None
         # (its chance nodes offer the one outcome the chance stream draws: openspiel.py's)
         self.sampled = rules.traits.chance == "sampled"
 
@@ -143,19 +145,34 @@ class _Node:
 
     def decisions(self) -> list[int]:
         """The legal indices of the seat to move, sorted; kept with their actions (apply_action
-        checks an index and finds its action there). Several actions of one index: the last.
-        The indices are found by `steps.numbered`, by the actions' identity."""
+        checks an index and finds its action there). The game's own legal_indices where it
+        gives them (the actions are then found by index when played), else the actions'
+        indices, found by `steps.numbered` by the actions' identity; of several actions of one
+        index, the last."""
         legal = self.legal
         if legal is not None:
             return legal
-        moves = self.steps.legal_actions(self.state)
-        order = numbered(moves, self.steps.indices[2], _action_index, self)
+        steps = self.steps
+        order: list[int] | None = None
+        moves: Any = None
+        if steps.given:
+            seat = self.seat
+            if seat == _UNKNOWN:
+                seat = self.to_move()
+            if seat is not None and seat >= 0:
+                order = steps.legal_indices(self.state, seat)
+        if order is None:
+            moves = steps.legal_actions(self.state)
+            order = numbered(moves, steps.indices[2], _action_index, self)
         legal = order
         for k in range(1, len(order)):
             if order[k - 1] >= order[k]:  # out of order (no dict then: it costs more)
                 legal = sorted(order)
                 for j in range(1, len(legal)):
                     if legal[j - 1] == legal[j]:  # one index twice: its last action
+                        if moves is None:
+                            legal = order = sorted(set(order))
+                            break
                         last = dict(zip(order, moves))
                         legal = order = sorted(last)
                         moves = [last[index] for index in legal]
@@ -167,7 +184,11 @@ class _Node:
     def move_of(self, index: int) -> Any:
         """The move of a legal index kept here, or None."""
         order, moves = self.order, self.moves
-        return None if order is None or moves is None else move_at(order, moves, index)
+        if order is None:
+            return None
+        if moves is None:  # indices the game gave
+            return move_of_index(order, index, self.steps.indices[4], self.rules)
+        return move_at(order, moves, index)
 
     def child(self, action: Any) -> _Node | None:
         """The node a legal index kept here leads to, or None (the adapter's general route
@@ -306,14 +327,15 @@ def _rebuild(rules: Rules, steps: list[tuple[Any, Any, Any]]) -> _Node:
 _INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _indices_of(rules: Rules) -> tuple[dict, dict, dict, dict]:
+def _indices_of(rules: Rules) -> tuple[dict, dict, dict, dict, dict]:
     """The indices of the actions and chance outcomes seen so far, per rules object: the
     adapter asks for every legal one at every step (chance_to_index searches a list). The
     third holds the actions' indices by the actions' identity (`steps.numbered`), the
-    fourth chance_from_index's outcomes by index."""
+    fourth chance_from_index's outcomes by index, the fifth action_from_index's actions by
+    index (for the indices a game gives: `steps.move_of_index`)."""
     indices = _INDICES.get(rules)
     if indices is None:
-        indices = _INDICES[rules] = ({}, {}, {}, {})
+        indices = _INDICES[rules] = ({}, {}, {}, {}, {})
     return indices
 
 

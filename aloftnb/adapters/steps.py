@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, Final, final
 
 from ..core.chance import CHANCE, chance_rng
+from ..core.rules import gives_legal_indices
 
 # Actions whose index an adapter keeps by identity before it starts again: a game that builds
 # new action objects at every step would otherwise grow the table without end.
@@ -59,6 +60,19 @@ def move_at(order: list[int], moves: Any, index: int) -> Any:
     return None
 
 
+def move_of_index(order: list[int], index: int, actions: dict[int, Any], rules: Any) -> Any:
+    """The action of `index` if it is in `order` (legal indices a game gave without their
+    actions: rules.legal_indices), else None. `actions` keeps them by index, from
+    rules.action_from_index."""
+    for k in range(len(order)):
+        if order[k] == index:
+            action = actions.get(index)
+            if action is None:
+                action = actions[index] = rules.action_from_index(index)
+            return action
+    return None
+
+
 def mask_bytes(count: int, indices: list[int]) -> bytearray:
     """`count` bytes, 1 at each of `indices` (all in 0..count-1) and 0 elsewhere: the action
     mask's numbers, for numpy.frombuffer."""
@@ -95,6 +109,8 @@ class ZooGame:
         self.seen: dict[int, Any] = {}  # what observations read of it, by seat
         self.indices: dict[Any, int] = {}  # action -> index
         self.known: dict[int, tuple[Any, int]] = {}  # the same by the action's identity
+        self.given = gives_legal_indices(rules)  # (then `moves` is None where they are given)
+        self.actions: dict[int, Any] = {}  # index -> action, where the game gives indices
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled and deep-copied as the rules and the game so far (an environment is copied
@@ -140,8 +156,12 @@ class ZooGame:
         `moves`), computed once per state: the mask and `step` both ask."""
         order = self.order
         if order is None:
-            self.moves = self.rules.legal_actions(self.state)
-            order = self.order = numbered(self.moves, self.known, _index_of, self)
+            if self.given and self.seat >= 0:
+                order = self.rules.legal_indices(self.state, self.seat)
+            if order is None:
+                self.moves = self.rules.legal_actions(self.state)
+                order = numbered(self.moves, self.known, _index_of, self)
+            self.order = order
         return order
 
     def index_of(self, move: Any) -> int:
@@ -153,7 +173,10 @@ class ZooGame:
 
     def move_of(self, index: int) -> Any:
         """The legal move of `index` now (the first of that index), or None."""
-        return move_at(self.legal_order(), self.moves, index)
+        order = self.legal_order()
+        if self.moves is None:
+            return move_of_index(order, index, self.actions, self.rules)
+        return move_at(order, self.moves, index)
 
     def mask(self, seat: int) -> bytearray:
         """The action mask's bytes for `seat`: the legal indices if it is to move, else zeros."""

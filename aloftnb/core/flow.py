@@ -44,6 +44,8 @@ Handler = Callable[[Any, Any, Any], Any]
 Begin = Callable[[Any, Any], Any]
 # (rules, state, seat) -> that seat's legal decisions.
 Legal = Callable[[Any, Any, int], list[Any]]
+# (rules, state, seat) -> the adapters' indices of those decisions, in the same order.
+LegalIndices = Callable[[Any, Any, int], list[int]]
 # (rules, state or draft) -> the name of the phase that comes next.
 Choose = Callable[[Any, Any], str]
 
@@ -106,6 +108,7 @@ class Stage:
     legal: Legal | None = None
     text: str = ""
     begin: Begin | None = None
+    legal_indices: LegalIndices | None = None  # (optional: Rules.legal_indices)
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,7 @@ class Phase:
     next: str | Choose | None = None
     stages: tuple[Stage, ...] = ()
     text: str = ""
+    legal_indices: LegalIndices | None = None  # (optional: Rules.legal_indices)
 
     def all_actions(self) -> tuple[str, ...]:
         """The phase's action types and its stages', each once, in declaration order."""
@@ -197,6 +201,8 @@ class Flow:
     # {(phase, action type): handler} (this one only without a draft or an `after`), so `legal`
     # and `apply` find a phase's functions with one lookup (a game's fast path).
     _flat_legal: dict[str, Legal] | None = field(init=False, repr=False, compare=False)
+    _flat_indices: dict[str, LegalIndices] | None = field(init=False, repr=False,
+                                                          compare=False)
     _flat_on: dict[tuple[str, str], Handler] | None = field(init=False, repr=False,
                                                             compare=False)
 
@@ -247,6 +253,9 @@ class Flow:
         object.__setattr__(self, "_flat_legal", {
             phase.name: phase.legal for phase in self.phases if phase.legal is not None
         } if flat else None)
+        object.__setattr__(self, "_flat_indices", {
+            phase.name: phase.legal_indices for phase in self.phases
+            if phase.legal_indices is not None} if flat else None)
         object.__setattr__(self, "_flat_on", {
             (phase, kind): handler for (phase, _, kind), handler in handlers.items()
         } if flat and self.draft is None and self.after is None else None)
@@ -365,6 +374,27 @@ class Flow:
             raise InvalidGame(f"the {phase.name} phase declares no legal-actions function")
         return phase.legal(rules, state, seat)
 
+    def gives_indices(self) -> bool:
+        """Whether a phase or stage declares `legal_indices`."""
+        return any(phase.legal_indices is not None
+                   or any(stage.legal_indices is not None for stage in phase.stages)
+                   for phase in self.phases)
+
+    def legal_indices(self, rules: Any, state: Any, seat: int) -> list[int] | None:
+        """The indices of `legal`'s decisions from the stage's or phase's `legal_indices`, or
+        None where it declares none (the adapters then number the decisions themselves)."""
+        if self._flat_indices is not None:  # as in `legal`
+            found = self._flat_indices.get(getattr(state, self.phase_field))
+            if found is not None:
+                return found(rules, state, seat)
+        phase = self.phase_named(self.phase_of(state))
+        stage_name = self.stage_of(state)
+        for stage in phase.stages:
+            if stage.name == stage_name and stage.legal is not None:
+                return (None if stage.legal_indices is None
+                        else stage.legal_indices(rules, state, seat))
+        return None if phase.legal_indices is None else phase.legal_indices(rules, state, seat)
+
     # -- moving on ------------------------------------------------------------------------------
     def enter(self, rules: Any, work: Any, name: str) -> Any:
         """Start phase `name` on a draft (or state): record it (or, in a game that records only
@@ -452,3 +482,9 @@ def legal_by_flow(rules: Any, state: Any) -> list[Any]:
         return [outcome for outcome, _ in rules.chance_outcomes(state)]
     flow: Flow = rules.flow
     return flow.legal(rules, state, seat)
+
+
+def legal_indices_by_flow(rules: Any, state: Any, seat: int) -> list[int] | None:
+    """`Rules.legal_indices` for a game whose flow declares some: its phase's or stage's."""
+    flow: Flow = rules.flow
+    return flow.legal_indices(rules, state, seat)

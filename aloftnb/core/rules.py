@@ -27,7 +27,7 @@ from ..errors import IllegalAction, InvalidOptions, InvalidState
 from .action import Action, ActionTypes, parse_action_dict
 from .chance import CHANCE, weighted_choice
 from .compiled import method
-from .flow import Flow, apply_by_flow, legal_by_flow
+from .flow import Flow, apply_by_flow, legal_by_flow, legal_indices_by_flow
 from .options import Option, resolve_options, whole_number_problem
 from .records import record_from_dict, record_to_dict
 from .traits import Outcome, Traits
@@ -108,6 +108,8 @@ class Rules(ABC, Generic[StateT, ActionT]):
             cls.apply = Rules.__dict__["_apply_by_flow"]  # type: ignore[method-assign]
         if cls.legal_actions is Rules.legal_actions:
             cls.legal_actions = Rules.__dict__["_legal_by_flow"]  # type: ignore[method-assign]
+        if cls.legal_indices is Rules.legal_indices and flow.gives_indices():
+            cls.legal_indices = Rules.__dict__["_legal_indices_by_flow"]  # type: ignore[method-assign]
 
     def __init__(self, players: int, **options: Any) -> None:
         problem = whole_number_problem(players, 1, 100)
@@ -199,6 +201,14 @@ class Rules(ABC, Generic[StateT, ActionT]):
         """Every legal action in a stable order; at a chance step, the outcomes (explicit chance)
         or nothing (sampled chance). Empty once the game is over."""
 
+    def legal_indices(self, state: StateT, seat: int) -> list[int] | None:
+        """Optional, for speed: the adapters' index (action_to_index) of each of
+        legal_actions(state), in the same order, found without making the actions; `seat` is
+        current_player(state), a seat. None (the default, or where a game cannot) has the
+        adapters number the actions themselves. A flow game declares it per phase or stage
+        (`legal_indices=`). The conformance suite checks it at every step of seeded games."""
+        return None
+
     @abstractmethod
     def apply(self, state: StateT, action: ActionT) -> StateT:
         """The next state. Trusts that `action` is legal (the match checks); never changes `state`.
@@ -245,6 +255,7 @@ class Rules(ABC, Generic[StateT, ActionT]):
     # `apply` and `legal_actions` of a game with a flow (flow.py; compiled with it, so `method`)
     _apply_by_flow = method(apply_by_flow)
     _legal_by_flow = method(legal_by_flow)
+    _legal_indices_by_flow = method(legal_indices_by_flow)
 
     # -- chance --------------------------------------------------------------------------------
     def is_chance(self, state: StateT) -> bool:
@@ -535,6 +546,13 @@ class Rules(ABC, Generic[StateT, ActionT]):
     def action_path(self, state: StateT, action: Action) -> list[str]:
         """The board elements (data-key values) a person clicks, in order, to play `action`."""
         return [f"action:{action.type}"]
+
+
+def gives_legal_indices(rules: Rules[Any, Any]) -> bool:
+    """Whether `rules` may give legal_indices (its class defines them, or its flow declares
+    them), so an adapter asks at every step."""
+    found = getattr(type(rules), "legal_indices", None)
+    return found is not None and found is not Rules.legal_indices
 
 
 def _rebuild_rules(cls: type[Rules[Any, Any]], players: int, options: dict[str, Any]

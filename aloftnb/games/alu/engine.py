@@ -8,7 +8,7 @@ carry are listed in docs/rules/alu.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.action import Action
 from .state import (
@@ -64,6 +64,10 @@ class Board:
         self.kinds = kinds
         self.tables = tables
         self.end_turn = end_turn
+        # the same tables with each action's index (the adapters' number) in its place, made
+        # when first asked (legal_indices)
+        self.index_tables: tuple[tuple[int, ...], ...] | None = None
+        self.end_turn_index = -1
         self.costs = costs  # (construction, iron, food) by kind: rules.COSTS in kind order
 
 
@@ -106,27 +110,44 @@ def bordered(b: Board, region: int, opposing: int) -> bool:
 
 # -- legal actions -----------------------------------------------------------------------------
 def legal_actions(b: Board, s: AluState) -> list[Action]:
+    return listed(b, s, b.tables, b.end_turn)
+
+
+def legal_indices(b: Board, s: AluState) -> list[int]:
+    """The adapters' indices of legal_actions, in its order (the same code, on tables of
+    indices)."""
+    tables = b.index_tables
+    if tables is None:
+        number = b.rules.action_to_index
+        tables = b.index_tables = tuple(tuple(number(action) for action in table)
+                                        for table in b.tables)
+        b.end_turn_index = number(b.end_turn)
+    return listed(b, s, tables, b.end_turn_index)
+
+
+def listed(b: Board, s: AluState, tables: tuple[tuple[Any, ...], ...], end_turn: Any
+           ) -> list[Any]:
+    """The legal actions, as the entries of `tables` and `end_turn` (actions or indices)."""
     seat = s.player
     if seat < 0:
         return []
     camps = s.camps
     res = s.resources[seat]
-    acts = tile_actions(b, camps[seat], camps[1 - seat], s.raided, res, res[FOOD])
+    acts = tile_actions(b, tables, camps[seat], camps[1 - seat], s.raided, res, res[FOOD])
     # RULING: a turn ends early only when no action is legal; then end_turn is the one choice.
     if not acts:
-        acts.append(b.end_turn)
+        acts.append(end_turn)
     return acts
 
 
-def tile_actions(b: Board, own: int, opposing: int, raided: int, res: tuple[int, ...],
-                 food: int) -> list[Action]:
+def tile_actions(b: Board, tables: tuple[tuple[Any, ...], ...], own: int, opposing: int,
+                 raided: int, res: tuple[int, ...], food: int) -> list[Any]:
     """The legal tile actions of the seat with camps `own`, kind by kind, lowest tile first."""
     construction, iron = res[CONSTRUCTION], res[IRON]
     camps_in_hand = b.camp_pieces - own.bit_count() >= 1
     pieces_left = b.raiding_pieces - raided.bit_count() >= 1
     vacant = b.full & ~(own | opposing | raided)
-    acts: list[Action] = []
-    tables = b.tables
+    acts: list[Any] = []
     if not own:
         # RULING: a player with no camp on the board (only possible before their first
         # camp, or in a position set up from a cell) may only camp on a vacant edge tile.
@@ -149,8 +170,9 @@ def tile_actions(b: Board, own: int, opposing: int, raided: int, res: tuple[int,
     return acts
 
 
-def add(acts: list[Action], table: tuple[Action, ...], mask: int) -> None:
-    """Append the actions of `table` on the tiles of `mask`, lowest tile first."""
+def add(acts: list[Any], table: tuple[Any, ...], mask: int) -> None:
+    """Append the entries of `table` (actions, or indices) on the tiles of `mask`, lowest tile
+    first."""
     while mask:
         low = mask & -mask
         acts.append(table[low.bit_length() - 1])

@@ -244,6 +244,9 @@ class AluRules(Rules[AluState, Action]):
     def legal_actions(self, state: AluState) -> list[Action]:
         return engine.legal_actions(self._board, state)
 
+    def legal_indices(self, state: AluState, seat: int) -> list[int]:
+        return engine.legal_indices(self._board, state)
+
     def apply(self, s: AluState, action: Action) -> AluState:
         return engine.apply(self._board, s, action)
 
@@ -348,8 +351,9 @@ class AluRules(Rules[AluState, Action]):
         who = SEAT_NAMES[seat]
         kind = action.type
         if kind == END_TURN:
-            options = engine.tile_actions(self._board, s.camps[seat], s.camps[1 - seat],
-                                          s.raided, s.resources[seat], s.resources[seat][FOOD])
+            options = engine.tile_actions(self._board, self._board.tables, s.camps[seat],
+                                          s.camps[1 - seat], s.raided, s.resources[seat],
+                                          s.resources[seat][FOOD])
             if options:
                 return (f"{who} still has {s.actions_left} action(s) this turn and a legal one "
                         f"({options[0]}); a turn ends early only when no action is possible")

@@ -8,7 +8,8 @@ the fixed edition's wind and the next seat's advance, or the choice edition's wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, final
 
 from ...core.action import Action
 from ...kit.tuples import new_record, with_item
@@ -27,7 +28,8 @@ class Tables:
     A compiled class: compiled code reads its typed fields directly, where each read of the
     (Python) rules object is a dictionary lookup. Built by the rules from their own tables."""
 
-    def __init__(self, rules: BalloonsRules) -> None:
+    def __init__(self, rules: BalloonsRules, numbers: Callable[[Any], int] | None = None
+                 ) -> None:
         self.players: int = rules.players
         self.columns: int = rules.columns
         self.altitudes: int = rules.altitudes
@@ -36,22 +38,44 @@ class Tables:
         self.index: dict[str, int] = rules.index
         self.colours: tuple[frozenset[int], ...] = rules.balloon_colours
         self.balloons: range = rules._balloon_range
-        self.ascend: list[BalloonAction] = rules._ascend
-        self.inflate: list[BalloonAction] = rules._inflate
-        self.launch: list[BalloonAction] = rules._launch
-        self.unpack: list[list[BalloonAction]] = rules._unpack
-        self.unpacks_by_free: dict[tuple[int, ...], list[tuple[Action, ...]]] = \
-            rules._unpacks_by_free
-        self.pass_turn: list[BalloonAction] = rules._pass
+        # The actions by balloon (and truck), or with `numbers`, the adapters' indices of them
+        # in their places: the advance then lists the indices of the legal actions
+        # (`legal_indices`) with the code that lists the actions.
+        self.ascend: list[Any] = _numbered(rules._ascend, numbers)
+        self.inflate: list[Any] = _numbered(rules._inflate, numbers)
+        self.launch: list[Any] = _numbered(rules._launch, numbers)
+        self.unpack: list[list[Any]] = ([_numbered(row, numbers) for row in rules._unpack]
+                                         if numbers is not None else rules._unpack)
+        self.unpacks_by_free: dict[tuple[int, ...], list[tuple[Any, ...]]] = (
+            rules._unpacks_by_free if numbers is None else {})
+        self.pass_turn: list[Any] = _numbered(rules._pass, numbers)
+        self.numbered: Tables | None = None  # the tables of indices, made when first asked
+
+
+def _numbered(actions: list[BalloonAction], numbers: Callable[[Any], int] | None) -> list[Any]:
+    return actions if numbers is None else [numbers(action) for action in actions]
 
 
 def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
     """Every legal unpack, inflate, launch and ascend, balloon by balloon in catalogue order, or
     the pass when there is none."""
-    acts: list[Action] = []
+    return advances(rules.tables, s)
+
+
+def legal_indices(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[int]:
+    """The adapters' indices of `legal`'s actions, in its order."""
+    t = rules.tables
+    numbered = t.numbered
+    if numbered is None:
+        numbered = t.numbered = Tables(rules, rules.action_to_index)
+    return advances(numbered, s)
+
+
+def advances(t: Tables, s: BalloonsState) -> list[Any]:
+    """`legal`, with the entries of the tables `t` (actions, or their indices)."""
+    acts: list[Any] = []
     where, altitude, sky, trucks = s.where, s.altitude, s.sky, s.trucks
-    unpacks: list[tuple[Action, ...]] | None = None  # per balloon, found at the first packed one
-    t: Tables = rules.tables
+    unpacks: list[tuple[Any, ...]] | None = None  # per balloon, found at the first packed one
     top, columns, solo = t.altitudes, t.columns, t.solo
     first = s.row[0] if (solo and s.row) else -1
     for b, st in enumerate(s.status):
@@ -78,7 +102,7 @@ def legal(rules: BalloonsRules, s: BalloonsState, seat: int) -> list[Action]:
     return acts or list(t.pass_turn)  # RULING: pass is an explicit action
 
 
-def unpacks_onto_free_trucks(t: Tables, load: tuple[int, ...]) -> list[tuple[Action, ...]]:
+def unpacks_onto_free_trucks(t: Tables, load: tuple[int, ...]) -> list[tuple[Any, ...]]:
     """Per balloon, its unpack actions onto the trucks that carry nothing, in truck order.
 
     Kept per set of free trucks (at most 2**trucks of them), so the fast path looks them up."""

@@ -53,6 +53,7 @@ from .wind import fixed_wind  # noqa: F401 (re-exported: the balloons notebook i
 FLOW = Flow(
     phases=(
         Phase(ADVANCE, actions=ADVANCE_TYPES + ("pass",), legal=advance.legal, on=advance.PLAY,
+              legal_indices=advance.legal_indices,
               turns=custom("each seat in turn from seat 0, one advance (or a pass) a turn"),
               text="unpack, inflate, launch or raise one balloon; the end of the turn decides "
                    "what follows (the game's end, the wind, the next seat)"),
