@@ -365,14 +365,10 @@ class Flow:
             found = self._flat_legal.get(getattr(state, self.phase_field))
             if found is not None:
                 return found(rules, state, seat)
-        phase = self.phase_named(self.phase_of(state))
-        stage_name = self.stage_of(state)
-        for stage in phase.stages:
-            if stage.name == stage_name and stage.legal is not None:
-                return stage.legal(rules, state, seat)
-        if phase.legal is None:
-            raise InvalidGame(f"the {phase.name} phase declares no legal-actions function")
-        return phase.legal(rules, state, seat)
+        lister = self._lister(state)
+        if lister.legal is None:
+            raise InvalidGame(f"the {lister.name} phase declares no legal-actions function")
+        return lister.legal(rules, state, seat)
 
     def gives_indices(self) -> bool:
         """Whether a phase or stage declares `legal_indices`."""
@@ -387,13 +383,20 @@ class Flow:
             found = self._flat_indices.get(getattr(state, self.phase_field))
             if found is not None:
                 return found(rules, state, seat)
+        lister = self._lister(state)
+        if lister.legal_indices is None:
+            return None
+        return lister.legal_indices(rules, state, seat)
+
+    def _lister(self, state: Any) -> Phase | Stage:
+        """Whose `legal` lists a state's decisions: its stage, if that declares one, else its
+        phase."""
         phase = self.phase_named(self.phase_of(state))
         stage_name = self.stage_of(state)
         for stage in phase.stages:
             if stage.name == stage_name and stage.legal is not None:
-                return (None if stage.legal_indices is None
-                        else stage.legal_indices(rules, state, seat))
-        return None if phase.legal_indices is None else phase.legal_indices(rules, state, seat)
+                return stage
+        return phase
 
     # -- moving on ------------------------------------------------------------------------------
     def enter(self, rules: Any, work: Any, name: str) -> Any:
