@@ -277,7 +277,7 @@ class _Node:
     def replay(self, state: Any, line: _Line) -> Any:
         """The state `line`'s move reaches from `state` (the state before it): found as
         apply_action found it (a seat's index: its last legal action)."""
-        scratch = _Node(line, state, self.steps)
+        scratch = _Node(line, state, self.steps)  # (the step before `line`: its line unread)
         if line.mover == CHANCE:
             move = _chance_outcome(scratch, line.action)
         else:

@@ -153,7 +153,8 @@ class ZooGame:
 
     def legal_order(self) -> list[int]:
         """The current state's legal indices in the game's order (with its actions kept in
-        `moves`), computed once per state: the mask and `step` both ask."""
+        `moves`, or None where the game gave the indices), computed once per state: the mask
+        and `step` both ask."""
         order = self.order
         if order is None:
             if self.given and self.seat >= 0:
