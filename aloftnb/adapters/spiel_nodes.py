@@ -33,8 +33,8 @@ class _Steps:
         self.is_over: Any = rules.is_over
         self.current_player: Any = rules.current_player
         self.indices = _indices_of(rules)
-        self.given = gives_legal_indices(rules)
-        self.legal_indices: Any = rules.legal_indices if self.given else None
+        # (None for a game that does not give them)
+        self.legal_indices: Any = rules.legal_indices if gives_legal_indices(rules) else None
         # (its chance nodes offer the one outcome the chance stream draws: openspiel.py's)
         self.sampled = rules.traits.chance == "sampled"
 
@@ -73,7 +73,7 @@ class _Node:
         # seat to move as OpenSpiel numbers it, is_over.
         self.legal: list[int] | None = None
         self.order: list[int] | None = None
-        self.moves: Any = None  # (the game's own list, or tuple, of legal actions)
+        self.moves: Any = None  # (the game's own list of legal actions; None if it gave indices)
         self.chance: list[tuple[int, float]] | None = None
         self.player: Any = None
         self.over: bool | None = None
@@ -155,7 +155,7 @@ class _Node:
         steps = self.steps
         order: list[int] | None = None
         moves: Any = None
-        if steps.given:
+        if steps.legal_indices is not None:
             seat = self.seat
             if seat == _UNKNOWN:
                 seat = self.to_move()

@@ -109,7 +109,9 @@ class ZooGame:
         self.seen: dict[int, Any] = {}  # what observations read of it, by seat
         self.indices: dict[Any, int] = {}  # action -> index
         self.known: dict[int, tuple[Any, int]] = {}  # the same by the action's identity
-        self.given = gives_legal_indices(rules)  # (then `moves` is None where they are given)
+        # rules.legal_indices, or None for a game that does not give them (where it gives
+        # them, `moves` stays None)
+        self.legal_indices: Any = rules.legal_indices if gives_legal_indices(rules) else None
         self.actions: dict[int, Any] = {}  # index -> action, where the game gives indices
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -157,8 +159,8 @@ class ZooGame:
         and `step` both ask."""
         order = self.order
         if order is None:
-            if self.given and self.seat >= 0:
-                order = self.rules.legal_indices(self.state, self.seat)
+            if self.legal_indices is not None and self.seat >= 0:
+                order = self.legal_indices(self.state, self.seat)
             if order is None:
                 self.moves = self.rules.legal_actions(self.state)
                 order = numbered(self.moves, self.known, _index_of, self)
