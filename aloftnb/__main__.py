@@ -195,10 +195,10 @@ def bench_adapters(seconds: float) -> None:
             _line(f"{game}_{label}_ratio", ratio, "x fast path", f">= {target:g} of the fast "
                   "path's actions/s", ratio >= target, players=players)
             text = f"{adapter} {rate:,.0f} ({ratio:.2f} of it, target {target:g})"
-            if adapter in floor:  # a step's µs: the library's floor, the move, the adapter's own
+            if adapter in floor:  # a step's µs: the move, and the rest beside the floor's loop
                 step, move = 1e6 / rate, 1e6 / fast
-                text += (f" = {step:.2f} µs a step: floor {floor[adapter]:.2f} + move "
-                         f"{move:.2f} + adapter {step - floor[adapter] - move:.2f}, where the "
+                text += (f" = {step:.2f} µs a step: move {move:.2f} + the rest "
+                         f"{step - move:.2f} (the floor's loop: {floor[adapter]:.2f}), where the "
                          f"target allows {move / target:.2f}")
             summary.append(text)
         print("; ".join(summary), file=sys.stderr, flush=True)

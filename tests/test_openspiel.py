@@ -252,6 +252,68 @@ def test_games_and_states_pickle():
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
 
 
+def _answers_for_its_own_state(state, rules):
+    """is_terminal, current_player and legal_actions say what the rules say of the aloftnb
+    state this pyspiel state is at."""
+    at = state.aloftnb_state
+    seat = rules.current_player(at)
+    assert state.is_terminal() == rules.is_over(at)
+    assert state.current_player() == (pyspiel.PlayerId.TERMINAL if seat is None
+                                      else pyspiel.PlayerId.CHANCE if seat == aos.CHANCE
+                                      else seat)
+    if seat is not None and seat >= 0:
+        indices = {rules.action_to_index(action) for action in rules.legal_actions(at)}
+        assert state.legal_actions() == sorted(indices)
+
+
+@pytest.mark.parametrize("name, first", [
+    ("aloftnb_balloons(players=3)", 8), ("aloftnb_alu", 8), ("aloftnb_commodores(players=3)", 8),
+    ("aloftnb_cloudspire", 8), ("aloftnb_harbour_sampled(players=2,seed=3)", 2)])
+def test_clones_and_unpickled_states_play_on_apart_from_their_original(name, first):
+    """The four methods pyspiel calls every step are bound to the state they belong to (its
+    cursor): a clone and an unpickled copy play on without moving the original, and each
+    answers for its own aloftnb state."""
+    game = pyspiel.load_game(name)
+    rules, rng = game.rules, random.Random(11)
+
+    def play(state, steps):
+        for _ in range(steps):
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            _answers_for_its_own_state(state, rules)
+
+    state = game.new_initial_state()
+    play(state, first)
+    history, text = state.history(), str(state)
+    copies = [state.clone(), pickle.loads(pickle.dumps(state))]
+    for copy in copies:
+        play(copy, 2)
+        assert copy.history()[:first] == history and len(copy.history()) == first + 2
+        assert str(copy) != text
+    assert (state.history(), str(state)) == (history, text)
+    _answers_for_its_own_state(state, rules)
+    play(state, 1)
+    assert [len(copy.history()) for copy in copies] == [first + 2] * 2
+
+
+def test_a_state_pickled_before_cursors_loads_and_plays_on():
+    """Pickles written before this version kept the node itself (and the seed) in the state's
+    dict: one loads at that node and plays on."""
+    game = pyspiel.load_game("aloftnb_alu")
+    state = game.new_initial_state()
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    node = state._node
+    state.__dict__.clear()
+    state.__dict__.update({"_seed": 0, "_node": node})  # that version's dict
+    again = pickle.loads(pickle.dumps(state))
+    assert again.aloftnb_state == node.state and again.history() == state.history()
+    _answers_for_its_own_state(again, game.rules)
+    again.apply_action(again.legal_actions()[-1])
+    assert again.move_number() == 5
+    _answers_for_its_own_state(again, game.rules)
+
+
 INFO_GAMES = ["aloftnb_balloons(players=3)", "aloftnb_alu", "aloftnb_commodores(players=3)",
               "aloftnb_cloudspire(players=3,waves=2)", "aloftnb_harbour(players=3,rounds=6)",
               "aloftnb_harbour_sampled(players=2,seed=3)"]

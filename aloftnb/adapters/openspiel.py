@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import weakref
 from typing import Any
 
 try:
@@ -52,6 +53,11 @@ from . import spiel_nodes
 from .observations import Observations
 from .returns import outcome_returns, return_bounds, shared_returns
 from .spiel_nodes import (
+    ApplyAction,
+    CurrentPlayer,
+    Cursor,
+    IsTerminal,
+    LegalActions,
     _chance_index,
     _index,
     _rebuild,  # noqa: F401  (pickles of states name it here)
@@ -190,6 +196,14 @@ class AloftnbGame(pyspiel.Game):
     def new_initial_state(self) -> AloftnbState:
         return AloftnbState(self)
 
+    def root(self) -> Any:
+        """The node where this game starts, shared by its states (pyspiel's clone starts each
+        copy as a new initial state)."""
+        root = self.__dict__.get("_root")
+        if root is None:
+            root = self._root = root_node(self.rules, self.rules.initial_state(self.seed))
+        return root
+
     def state_from(self, state: Any) -> AloftnbState:
         """An OpenSpiel state at an aloftnb state (no history before it): for bots."""
         spiel_state = AloftnbState(self)
@@ -204,11 +218,54 @@ class AloftnbGame(pyspiel.Game):
 
 
 # -- states ------------------------------------------------------------------------------------
+_BOUND = frozenset({"is_terminal", "current_player", "legal_actions", "_apply_action"})
+
+
 class AloftnbState(pyspiel.State):
+    # pyspiel calls is_terminal, current_player, legal_actions and _apply_action at every step:
+    # each is an object bound to the state's cursor (spiel_nodes, compiled in the compiled
+    # build, where a call runs no interpreted frame) and kept in a slot. pyspiel's clone
+    # deep-copies the instance dict key by key, so the dict holds the cursor and the seed alone,
+    # and setting `_cursor` (at creation, clone and unpickling) binds the four anew.
+    __slots__ = ("__dict__", *sorted(_BOUND))
+    is_terminal: IsTerminal
+    current_player: CurrentPlayer
+    legal_actions: LegalActions
+    _apply_action: ApplyAction
+
     def __init__(self, game: AloftnbGame) -> None:
         super().__init__(game)
         self._seed = game.seed
-        self._node = root_node(game.rules, game.rules.initial_state(game.seed))
+        self._cursor = Cursor(game.root())
+
+    @property
+    def _cursor(self) -> Cursor:
+        cursor = self.__dict__.get("_cursor")
+        if cursor is None:  # a state unpickled from before cursors: its dict held the node
+            cursor = self._cursor = Cursor(self.__dict__.pop("_node"))
+        return cursor
+
+    @_cursor.setter
+    def _cursor(self, cursor: Cursor) -> None:
+        self.__dict__["_cursor"] = cursor
+        cursor.owner = weakref.ref(self)
+        self.is_terminal = IsTerminal(cursor)
+        self.current_player = CurrentPlayer(cursor)
+        self.legal_actions = LegalActions(cursor)
+        self._apply_action = ApplyAction(cursor)
+
+    def __setstate__(self, data: Any) -> None:
+        super().__setstate__(data)  # (which restores the dict, not the slots)
+        self._cursor = self._cursor  # binds the four
+
+    @property
+    def _node(self) -> Any:
+        """The node this state is at (`spiel_nodes._Node`)."""
+        return self._cursor.node
+
+    @_node.setter
+    def _node(self, node: Any) -> None:
+        self._cursor.node = node
 
     @property
     def aloftnb_state(self) -> Any:
@@ -219,25 +276,11 @@ class AloftnbState(pyspiel.State):
     def rules(self) -> Rules:
         return self._node.rules
 
-    # The methods pyspiel calls at every step are one call each into the node (compiled in the
-    # compiled build): an interpreted frame costs about as much as the node's work. What the
-    # node already knows is read first, which spares the pure build the call.
-    def current_player(self) -> int:
-        node = self._node
-        player = node.player
-        return player if player is not None else node.spiel_player()
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        """pyspiel's legal_actions(), answered in Python (pyspiel's calls back three times)."""
+    # The general routes of legal_actions and _apply_action (spiel_nodes answers the rest).
+    def legal_actions_of(self, player: int | None) -> list[int]:
+        """legal_actions(player): pyspiel's own with a player; without one, a chance step's."""
         if player is not None:
             return super().legal_actions(player)
-        node = self._node
-        legal = node.legal
-        if legal is not None:
-            return list(legal)  # a new list: callers may change it
-        legal = node.legal_copy()  # a decision's, or the game's end
-        if legal is not None:
-            return legal
         if self.is_terminal():
             return []
         current = self.current_player()
@@ -259,12 +302,10 @@ class AloftnbState(pyspiel.State):
             node.keep_chance([(_chance_index(node, outcome), 1.0)])
         return list(node.chances())
 
-    def _apply_action(self, action: int) -> None:
+    def child_of(self, action: Any) -> Any:
+        """The node `action` leads to where the node does not know it: a chance outcome's, or
+        an IllegalSpielAction that says why it is refused (the state is unchanged)."""
         node = self._node
-        child = node.child(action)  # a legal index the node knows: the step's move
-        if child is not None:
-            self._node = child
-            return
         rules = node.rules
         mover = node.to_move()
         index = _index(action)
@@ -283,18 +324,13 @@ class AloftnbState(pyspiel.State):
                 f"{rules.name}: {action!r:.40} is not a legal action of {who} at move "
                 f"{self.move_number()}; the legal ones are {allowed[:12]}"
                 + (" ..." if len(allowed) > 12 else ""))
-        self._node = node.step(index, mover, rules.apply(node.state, move))
+        return node.step(index, mover, rules.apply(node.state, move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         rules = self.rules
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance: {rules.chance_from_index(int(action))}"
         return str(rules.action_from_index(int(action)))
-
-    def is_terminal(self) -> bool:
-        node = self._node
-        over = node.over
-        return over if over is not None else node.terminal()
 
     def returns(self) -> list[float]:
         rules, state = self.rules, self._node.state

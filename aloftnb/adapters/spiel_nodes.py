@@ -1,9 +1,9 @@
 """The OpenSpiel adapter's steps of a game (aloftnb.adapters.openspiel): each `_Node` is the
 aloftnb state a move reached, shared by the pyspiel states that clone it, with what pyspiel
-asks of it (seat to move, legal moves) kept once computed; and the tables of action indices
-per rules object. Compiled in the compiled build (compiled/build.py): pyspiel asks a node for
-its player, legal moves and child at every step, so each of AloftnbState's methods there is
-one call into this module.
+asks of it (seat to move, legal moves) kept once computed; each pyspiel state's cursor (the
+node it is at) with the four methods pyspiel calls at every step; and the tables of action
+indices per rules object. Compiled in the compiled build (compiled/build.py), so a step through
+pyspiel runs no interpreted code but the caller's.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ class _Steps:
         # (Any: compiled, a declared return type would be checked at every call)
         self.legal_actions: Any = rules.legal_actions
         self.apply: Any = rules.apply
-        self.is_over: Any = rules.is_over
         self.current_player: Any = rules.current_player
         self.indices = _indices_of(rules)
         # (None for a game that does not give them)
@@ -70,7 +69,7 @@ class _Node:
         # What is computed when first asked, None until then: the legal indices (sorted), the
         # legal indices and their moves in the game's order (two lists, one index once:
         # `legal` itself when it is in that order), chance (index, probability) pairs, the
-        # seat to move as OpenSpiel numbers it, is_over.
+        # seat to move as OpenSpiel numbers it, whether the game is over.
         self.legal: list[int] | None = None
         self.order: list[int] | None = None
         self.moves: Any = None  # (the game's own list of legal actions; None if it gave indices)
@@ -87,10 +86,12 @@ class _Node:
         return seat
 
     def terminal(self) -> bool:
-        """rules.is_over(state): pyspiel's is_terminal."""
+        """pyspiel's is_terminal: whether no seat is to move (the protocol's current_player is
+        None exactly when rules.is_over; the conformance suite checks it at every step), so a
+        step asks the rules once for both."""
         over = self.over
         if over is None:
-            over = self.over = bool(self.steps.is_over(self.state))
+            over = self.over = self.to_move() is None
         return over
 
     def spiel_player(self) -> Any:
@@ -287,6 +288,85 @@ class _Node:
             raise RuntimeError(f"{self.rules.name}: replaying an OpenSpiel state found no move "
                                f"of index {line.action!r}")
         return self.steps.apply(state, move)
+
+
+class Cursor:
+    """Where one pyspiel state stands: the node it has reached, replaced at each action it
+    applies, and the pyspiel state itself, weakly (openspiel.py's general routes, which raise
+    pyspiel's errors and draw sampled chance, are its methods). pyspiel's clone deep-copies a
+    state's attributes one by one: a copy is at the same node, and its new state sets `owner`."""
+
+    def __init__(self, node: _Node) -> None:
+        self.node = node
+        self.owner: Any = None  # (a weakref.ref to the pyspiel state)
+
+    def __deepcopy__(self, memo: Any) -> Cursor:
+        return Cursor(self.node)
+
+    def __reduce__(self) -> tuple[Any, tuple[_Node]]:
+        return (Cursor, (self.node,))
+
+
+# The four methods pyspiel calls at every step (AloftnbState keeps one of each per state, bound
+# to its cursor): compiled, a call runs no interpreted frame, which cost as much as the node's
+# own work. What a node already knows is read here; anything else is asked of the node, or of
+# the state's general route.
+class IsTerminal:
+    """pyspiel's is_terminal(): whether the game is over."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+
+    def __call__(self) -> bool:
+        node = self.cursor.node
+        over = node.over
+        return over if over is not None else node.terminal()
+
+
+class CurrentPlayer:
+    """pyspiel's current_player(): the seat to move, or PlayerId.TERMINAL or .CHANCE."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+
+    def __call__(self) -> Any:
+        node = self.cursor.node
+        player = node.player
+        return player if player is not None else node.spiel_player()
+
+
+class LegalActions:
+    """pyspiel's legal_actions(): a new list of the legal indices (callers may change it).
+    With a player, or at a chance step of sampled chance, the state's general route answers."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+
+    def __call__(self, player: Any = None) -> list[int]:
+        if player is None:
+            node = self.cursor.node
+            legal = node.legal
+            if legal is not None:
+                return list(legal)
+            found = node.legal_copy()  # a decision's, or the game's end
+            if found is not None:
+                return found
+        return self.cursor.owner().legal_actions_of(player)
+
+
+class ApplyAction:
+    """pyspiel's _apply_action(action): to the child of a legal index the node knows; any other
+    action goes to the state's general route, which applies a chance outcome or raises."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+
+    def __call__(self, action: Any) -> None:
+        cursor = self.cursor
+        child = cursor.node.child(action)
+        if child is None:
+            child = cursor.owner().child_of(action)
+        cursor.node = child
 
 
 def root_node(rules: Rules, state: Any) -> _Node:
