@@ -166,19 +166,22 @@ class _Node:
             moves = steps.legal_actions(self.state)
             order = numbered(moves, steps.indices[2], _action_index, self)
         legal = order
-        for k in range(1, len(order)):
-            if order[k - 1] >= order[k]:  # out of order (no dict then: it costs more)
-                legal = sorted(order)
-                for j in range(1, len(legal)):
-                    if legal[j - 1] == legal[j]:  # one index twice: its last action
-                        if moves is None:
-                            legal = order = sorted(set(order))
-                            break
-                        last = dict(zip(order, moves))
-                        legal = order = sorted(last)
-                        moves = [last[index] for index in legal]
+        highest = -1
+        for index in order:
+            if index > highest:  # (indices are whole numbers; a loop over them costs little)
+                highest = index
+                continue
+            legal = sorted(order)  # out of order (no dict then: it costs more)
+            for j in range(1, len(legal)):
+                if legal[j - 1] == legal[j]:  # one index twice: its last action
+                    if moves is None:
+                        legal = order = sorted(set(order))
                         break
-                break
+                    last = dict(zip(order, moves))
+                    legal = order = sorted(last)
+                    moves = [last[index] for index in legal]
+                    break
+            break
         self.order, self.moves, self.legal = order, moves, legal
         return legal
 

@@ -52,11 +52,13 @@ def numbered(actions: Any, known: dict[int, tuple[Any, int]],
 
 def move_at(order: list[int], moves: Any, index: int) -> Any:
     """The move beside the first `index` in `order` (the indices of `moves`, place by place), or
-    None: how both adapters find the move of a legal index. (Compiled, a loop on whole numbers
-    costs less than `in` and `list.index`.)"""
-    for k in range(len(order)):
-        if order[k] == index:
+    None: how both adapters find the move of a legal index. (Compiled, a loop over whole numbers
+    costs less than `in` and `list.index`, and a `for` over the list less than indexing it.)"""
+    k = 0
+    for entry in order:
+        if entry == index:
             return moves[k]
+        k += 1
     return None
 
 
@@ -64,8 +66,8 @@ def move_of_index(order: list[int], index: int, actions: dict[int, Any], rules: 
     """The action of `index` if it is in `order` (legal indices a game gave without their
     actions: rules.legal_indices), else None. `actions` keeps them by index, from
     rules.action_from_index."""
-    for k in range(len(order)):
-        if order[k] == index:
+    for entry in order:
+        if entry == index:
             action = actions.get(index)
             if action is None:
                 action = actions[index] = rules.action_from_index(index)
