@@ -192,6 +192,48 @@ def test_a_flow_without_stages_finds_a_phase_at_once_and_falls_back_for_anything
     assert checked.apply(None, At("play", 1), Action("grow", by=2)) == At("play", -3)
 
 
+def test_a_flat_flow_reads_the_phase_of_its_named_tuple_states_by_place_and_others_by_name():
+    """The fast path reads a state's phase by its place in the named tuple whose class it meets
+    first; a state of any other class, or of a class whose field is not its item, by name.
+    Each reads the phase the field holds."""
+    class At(NamedTuple):
+        n: int
+        step: str
+
+    class Shadowed(At):  # a class whose `step` is not the item of that name
+        @property
+        def step(self) -> str:  # type: ignore[override]
+            return "play" if self[1] == "other" else "rest"
+
+    class Plain:
+        def __init__(self, step: str, n: int) -> None:
+            self.step, self.n = step, n
+
+    def legal_of(name):
+        return lambda rules, s, seat: [Action(name, n=s.n)]
+
+    def make():
+        return Flow(phases=(Phase("play", actions=("p",), legal=legal_of("p")),
+                            Phase("rest", actions=("r",), legal=legal_of("r"))),
+                    phase_field="step")
+
+    flow = make()
+    assert flow.legal(None, At(1, "rest"), 0) == [Action("r", n=1)]  # (learns At)
+    assert flow._record_class is At and flow._phase_place == 1
+    assert flow.legal(None, At(2, "play"), 0) == [Action("p", n=2)]
+    assert flow.legal(None, Plain("rest", 3), 0) == [Action("r", n=3)]
+    assert flow.legal(None, Shadowed(4, "other"), 0) == [Action("p", n=4)]
+    flow = make()
+    assert flow.legal(None, Shadowed(5, "other"), 0) == [Action("p", n=5)]
+    assert flow._record_class is False  # its field is not its item: by name from then on
+    assert flow.legal(None, Shadowed(9, "other"), 0) == [Action("p", n=9)]
+    assert flow.legal(None, At(6, "rest"), 0) == [Action("r", n=6)]
+    flow = make()
+    assert flow.legal(None, Plain("play", 7), 0) == [Action("p", n=7)]
+    assert flow._record_class is False
+    assert flow.legal(None, At(8, "rest"), 0) == [Action("r", n=8)]
+
+
 def test_legal_indices_come_from_the_phase_or_stage_that_declares_them_and_else_none():
     """A phase or stage may declare `legal_indices` beside `legal` (Rules.legal_indices, for
     the adapters): the flow finds it as it finds `legal`, and gives None where none is

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import IllegalAction
 from .interning import INTERNED_LIMIT as INTERNED_LIMIT  # (compiled there)
@@ -31,6 +31,10 @@ class Action(tuple[Any, ...]):
     type: str
     _params: dict[str, Any]
 
+    if TYPE_CHECKING:  # fields are read by name (`action.balloon`); no __getattr__ at run time,
+        # where it would route every read of an action's fields through a slower lookup
+        def __getattr__(self, name: str) -> Any: ...
+
     def __new__(cls, type: str, **params: Any) -> Action:  # noqa: PYI034 (games subclass it)
         # Sorted, so {"balloon": ..., "truck": ...} and {"truck": ..., "balloon": ...} are equal.
         self = tuple.__new__(cls, (type, tuple(sorted(params.items()))))
@@ -38,9 +42,6 @@ class Action(tuple[Any, ...]):
         fields.update(params)
         fields["type"], fields["_params"] = type, params
         return self
-
-    def __getattr__(self, name: str) -> Any:  # only reached for a field the action lacks
-        raise AttributeError(f"{self.type!r} action has no {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("actions are immutable")

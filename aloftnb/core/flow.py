@@ -198,13 +198,17 @@ class Flow:
     _handlers: dict[tuple[str, str, str], Handler] = field(init=False, repr=False,
                                                            compare=False)
     # A flow whose phases have no stages and are recorded in a field: {phase: legal} and
-    # {(phase, action type): handler} (this one only without a draft or an `after`), so `legal`
-    # and `apply` find a phase's functions with one lookup (a game's fast path).
+    # {phase: {action type: handler}} (this one only without a draft or an `after`), so `legal`
+    # and `apply` find a phase's functions with a lookup or two (a game's fast path).
     _flat_legal: dict[str, Legal] | None = field(init=False, repr=False, compare=False)
     _flat_indices: dict[str, LegalIndices] | None = field(init=False, repr=False,
                                                           compare=False)
-    _flat_on: dict[tuple[str, str], Handler] | None = field(init=False, repr=False,
-                                                            compare=False)
+    _flat_on: dict[str, dict[str, Handler]] | None = field(init=False, repr=False,
+                                                           compare=False)
+    # The named-tuple class of the game's states, once met, and the place of the phase field
+    # in it: the fast path reads the phase twice a step, and by place costs less than by name.
+    _record_class: Any = field(init=False, repr=False, compare=False)
+    _phase_place: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [phase.name for phase in self.phases]
@@ -249,6 +253,8 @@ class Flow:
             (phase.name, before.name): after for phase in self.phases
             for before, after in zip(phase.stages, phase.stages[1:])})
         object.__setattr__(self, "_handlers", handlers)
+        object.__setattr__(self, "_record_class", None)
+        object.__setattr__(self, "_phase_place", -1)
         flat = bool(self.phase_field) and not any(phase.stages for phase in self.phases)
         object.__setattr__(self, "_flat_legal", {
             phase.name: phase.legal for phase in self.phases if phase.legal is not None
@@ -256,9 +262,11 @@ class Flow:
         object.__setattr__(self, "_flat_indices", {
             phase.name: phase.legal_indices for phase in self.phases
             if phase.legal_indices is not None} if flat else None)
-        object.__setattr__(self, "_flat_on", {
-            (phase, kind): handler for (phase, _, kind), handler in handlers.items()
-        } if flat and self.draft is None and self.after is None else None)
+        flat_on: dict[str, dict[str, Handler]] = {}  # (by phase, then type: no key to build)
+        for (phase_name, _, kind), handler in handlers.items():
+            flat_on.setdefault(phase_name, {})[kind] = handler
+        object.__setattr__(self, "_flat_on", flat_on if flat and self.draft is None
+                           and self.after is None else None)
 
     # -- what the rules derive -----------------------------------------------------------------
     @property
@@ -290,6 +298,24 @@ class Flow:
         if self.ended and stage == self.ended:
             return self.ended_phase or self.phases[-1].name
         return self._phase_of_stage[stage].name
+
+    def _recorded_phase(self, state: Any) -> Any:
+        """getattr(state, self.phase_field); for a state of the named-tuple class first met, its
+        item at the field's place."""
+        if type(state) is self._record_class:
+            return state[self._phase_place]
+        value = getattr(state, self.phase_field)
+        if self._record_class is None:  # learnt once: a class whose field reads as its item
+            cls: Any = type(state)
+            fields = getattr(cls, "_fields", None)
+            if (isinstance(state, tuple) and isinstance(fields, tuple)
+                    and self.phase_field in fields
+                    and state[fields.index(self.phase_field)] is value):
+                object.__setattr__(self, "_phase_place", fields.index(self.phase_field))
+            else:
+                cls = False  # (no class is: read by name from now on)
+            object.__setattr__(self, "_record_class", cls)
+        return value
 
     def round_of(self, rules: Any, state: Any) -> int:
         return 1 if self.rounds is None else self.rounds(rules, state)
@@ -336,7 +362,8 @@ class Flow:
         """The state after `action`: its handler in this phase and stage, on a draft if the game
         uses one."""
         if self._flat_on is not None:
-            found = self._flat_on.get((getattr(state, self.phase_field), action.type))
+            on = self._flat_on.get(self._recorded_phase(state))
+            found = on.get(action.type) if on is not None else None
             if found is not None:
                 return found(rules, state, action)
         handler = self.handler(state, action.type)
@@ -362,7 +389,7 @@ class Flow:
     def legal(self, rules: Any, state: Any, seat: int) -> list[Any]:
         """`seat`'s decisions from the stage's or phase's `legal` function."""
         if self._flat_legal is not None:  # one lookup; anything else takes the path below
-            found = self._flat_legal.get(getattr(state, self.phase_field))
+            found = self._flat_legal.get(self._recorded_phase(state))
             if found is not None:
                 return found(rules, state, seat)
         lister = self._lister(state)
@@ -380,7 +407,7 @@ class Flow:
         """The indices of `legal`'s decisions from the stage's or phase's `legal_indices`, or
         None where it declares none (the adapters then number the decisions themselves)."""
         if self._flat_indices is not None:  # as in `legal`
-            found = self._flat_indices.get(getattr(state, self.phase_field))
+            found = self._flat_indices.get(self._recorded_phase(state))
             if found is not None:
                 return found(rules, state, seat)
         lister = self._lister(state)

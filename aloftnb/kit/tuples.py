@@ -3,9 +3,10 @@ in the compiled build, where a call from a compiled engine costs little)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 R = TypeVar("R", bound=NamedTuple)
+_NEW: Final = tuple.__new__  # (held, so a compiled call does not look it up on `tuple`)
 
 
 def with_item(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
@@ -20,4 +21,5 @@ def new_record(cls: type[R], *fields: Any) -> R:
     per state: most of the cost of making one from a compiled engine). The fields must be all of
     them, in order."""
     assert len(fields) == len(cls._fields), (cls.__name__, len(fields))
-    return tuple.__new__(cls, fields)
+    record: R = _NEW(cls, fields)
+    return record

@@ -139,61 +139,73 @@ def diagonals_clear(t: Tables, s: BalloonsState, b: int, column: int, altitude: 
 # -- the advances, one handler per action type (the flow table in rules.py names them) -----------
 def unpack(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """Take a packed balloon from the row onto an empty launch-zone truck."""
-    b, k = rules.tables.index[action.balloon], action.truck
-    return end_turn(rules, s, with_item(s.status, b, UNPACKED), with_item(s.where, b, k),
+    t = rules.tables
+    b, k = t.index[action.balloon], action.truck
+    return end_turn(t, s, with_item(s.status, b, UNPACKED), with_item(s.where, b, k),
                     s.altitude, with_item(s.load, k, b), s.sky,
                     tuple([x for x in s.row if x != b]))
 
 
 def inflate(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    b = rules.tables.index[action.balloon]
-    return end_turn(rules, s, with_item(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
+    t = rules.tables
+    b = t.index[action.balloon]
+    return end_turn(t, s, with_item(s.status, b, INFLATED), s.where, s.altitude, s.load, s.sky,
                     s.row)
 
 
 def launch(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """The balloon leaves its truck for altitude 1 of the column above it."""
-    b = rules.tables.index[action.balloon]
+    t = rules.tables
+    b = t.index[action.balloon]
     k = s.where[b]
     c = s.trucks[k]
     sky = s.sky
-    return end_turn(rules, s, with_item(s.status, b, FLYING), with_item(s.where, b, c),
+    return end_turn(t, s, with_item(s.status, b, FLYING), with_item(s.where, b, c),
                     with_item(s.altitude, b, 1), with_item(s.load, k, -1),
                     with_item(sky, 1, sky[1] | (1 << c)), s.row)
 
 
 def ascend(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
-    b = rules.tables.index[action.balloon]
+    t = rules.tables
+    b = t.index[action.balloon]
     c, a = s.where[b], s.altitude[b]
     rows = list(s.sky)
     rows[a] &= ~(1 << c)
     rows[a + 1] |= 1 << c
-    return end_turn(rules, s, s.status, s.where, with_item(s.altitude, b, a + 1), s.load,
+    return end_turn(t, s, s.status, s.where, with_item(s.altitude, b, a + 1), s.load,
                     tuple(rows), s.row)
 
 
 def pass_turn(rules: BalloonsRules, s: BalloonsState, action: Action) -> BalloonsState:
     """No balloon can advance: the turn ends with the sky as it is."""
-    return end_turn(rules, s, s.status, s.where, s.altitude, s.load, s.sky, s.row)
+    return end_turn(rules.tables, s, s.status, s.where, s.altitude, s.load, s.sky, s.row)
+
+
+def flying(sky: tuple[int, ...]) -> bool:
+    """Whether any balloon flies (`any(sky)`, as a compiled loop: it runs every turn)."""
+    for row in sky:
+        if row:
+            return True
+    return False
 
 
 PLAY = {"unpack": unpack, "inflate": inflate, "launch": launch, "ascend": ascend,
         "pass": pass_turn}
 
 
-def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
+def end_turn(t: Tables, s: BalloonsState, status: tuple[int, ...],
              where: tuple[int, ...], altitude: tuple[int, ...], load: tuple[int, ...],
              sky: tuple[int, ...], row: tuple[int, ...]) -> BalloonsState:
     """The state after an advance: the game ends, or the next seat's turn begins, with the wind
-    phase in the choice edition, after the wind has blown by itself in the fixed edition."""
-    t: Tables = rules.tables
+    phase in the choice edition, after the wind has blown by itself in the fixed edition. `t`
+    is the rules' tables (the handler has them: reading them off the rules again costs)."""
     trucks, safety, text, over = s.trucks, s.safety, "", s.lead_passed
     player, step = (s.player + 1) % t.players, ADVANCE
     # RULING (choice edition): no wind step while nothing flies, and none once the lead truck
     # has passed: that turn's advance was the last.
     if over:
         player, step = -1, OVER
-    elif not any(sky):
+    elif not flying(sky):
         pass  # nothing flies: the next seat advances with no wind first
     elif t.choice:
         step = WIND
@@ -203,5 +215,5 @@ def end_turn(rules: BalloonsRules, s: BalloonsState, status: tuple[int, ...],
         trucks, safety, text = fixed_wind(trucks, safety)
         if trucks[-1] > t.columns:  # the game ends before that player advances
             player, step, over = -1, OVER, True
-    return new_record(BalloonsState, rules, trucks, safety, status, where, altitude, load, sky,
-                      row, s.colours, s.turn + 1, player, step, text, over)
+    return new_record(BalloonsState, s.rules, trucks, safety, status, where, altitude, load,
+                      sky, row, s.colours, s.turn + 1, player, step, text, over)
