@@ -111,16 +111,36 @@ def _line(measure: str, value: float, unit: str, target: str | None = None,
     print(json.dumps(out), flush=True)
 
 
-def _timed_loop(play_one: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
-    """Call play_one(i) until `seconds` of this process's CPU time pass: (calls, summed result,
-    CPU seconds). CPU time, so the rates and their ratios to the C++ yardstick (timed the same
-    way) hold on a machine other work shares; on an idle one it is the wall time."""
+def _timed_loop(play_one: Callable[[int], int], seconds: float, first: int = 0
+                ) -> tuple[int, int, float]:
+    """Call play_one(i), i = first, first + 1, ..., until `seconds` of this process's CPU time
+    pass: (calls, summed result, CPU seconds). CPU time, so the rates and their ratios to the
+    C++ yardstick (timed the same way) hold on a machine other work shares; on an idle one it
+    is the wall time."""
     start = time.process_time()
     games = steps = 0
     while time.process_time() - start < seconds:
-        steps += play_one(games)
+        steps += play_one(first + games)
         games += 1
     return games, steps, time.process_time() - start
+
+
+ROUNDS = 3  # rounds of a comparison: each loop runs a share of its time in each
+
+
+def _timed_rounds(plays: dict[str, Callable[[int], int]], seconds: float,
+                  rounds: int = ROUNDS) -> dict[str, tuple[int, int, float]]:
+    """_timed_loop of each play for `seconds` in all, in `rounds` rounds that take turns
+    (play A, B, C, then A, B, C again...): a drift in the machine's speed then falls on every
+    play of a comparison alike, where timing each at once left it on whichever ran then.
+    Each play goes on with the games after its last round's."""
+    totals = dict.fromkeys(plays, (0, 0, 0.0))
+    for _ in range(rounds):
+        for name, play in plays.items():
+            games, steps, elapsed = totals[name]
+            more = _timed_loop(play, seconds / rounds, first=games)
+            totals[name] = (games + more[0], steps + more[1], elapsed + more[2])
+    return totals
 
 
 def _random_playout(rules: Any, rng: random.Random) -> Callable[[int], int]:
@@ -164,30 +184,36 @@ ADAPTER_TARGETS = {"openspiel": ("openspiel_adapter", 0.5), "pettingzoo": ("pett
 def bench_adapters(seconds: float) -> None:
     """Random play of each game through the fast path, the OpenSpiel adapter (legal_actions and
     apply_action on a pyspiel state) and the PettingZoo adapter (an agent_iter loop that reads
-    each step's action mask and picks among its non-zero places), in actions per second; then
-    each adapter's rate as a share of the fast path's (a JSON line, and a readable line on
-    stderr)."""
+    each step's action mask and picks among its non-zero places), in actions per second, timed
+    in rounds that take turns (`_timed_rounds`); then each adapter's rate as a share of the
+    fast path's (a JSON line, and a readable line on stderr)."""
     from .core.registry import make_rules
 
     for game, players in ADAPTER_GAMES:
         rules = make_rules(game, players)
         rng = random.Random(0)
-        games, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
+        plays = {"fast_path": _random_playout(rules, rng)}
+        skipped: dict[str, str] = {}
+        for adapter, bench in (("openspiel", _bench_openspiel_adapter),
+                               ("pettingzoo", _bench_pettingzoo_adapter)):
+            try:
+                plays[adapter] = bench(game, players, rng)
+            except ImportError as exc:
+                skipped[adapter] = f"{exc}"
+        timed = _timed_rounds(plays, seconds)
+        games, steps, elapsed = timed["fast_path"]
         fast = steps / elapsed
         _line(f"{game}_random_actions_per_s_fast_path", fast, "actions/s",
               players=players, games=games)
         summary = [f"{game} {players}p: fast path {fast:,.0f} actions/s"]
         floor = _bench_floors(game, rules, seconds)
-        for adapter, bench in (("openspiel", _bench_openspiel_adapter),
-                               ("pettingzoo", _bench_pettingzoo_adapter)):
+        for adapter in ("openspiel", "pettingzoo"):
             measure = f"{game}_random_actions_per_s_{adapter}"
-            try:
-                play = bench(game, players, rng)
-            except ImportError as exc:
+            if adapter in skipped:
                 print(json.dumps({"measure": measure, "value": None,
-                                  "skipped": f"{exc}"}), flush=True)
+                                  "skipped": skipped[adapter]}), flush=True)
                 continue
-            games, steps, elapsed = _timed_loop(play, seconds)
+            games, steps, elapsed = timed[adapter]
             rate = steps / elapsed
             _line(measure, rate, "actions/s", players=players, games=games)
             label, target = ADAPTER_TARGETS[adapter]
@@ -372,17 +398,30 @@ CPP_TARGETS = {"balloons": 0.44, "alu": 0.25, "commodores": 0.23, "cloudspire": 
 MCTS_STEP = 50  # iterations per search when timing MCTS
 
 
-def build_rates(seconds: float) -> dict[str, dict[str, float]]:
-    """For this process's build (compiled or pure): each game's fast-path actions/s and MCTS
-    iterations/s (from the first decision of seed 0 with more than one choice)."""
+def build_counts(seconds: float, first: int = 0) -> dict[str, dict[str, float]]:
+    """For this process's build (compiled or pure): OpenSpiel's C++ connect_four through the
+    adapters' loop (the yardstick, under "yardstick", when OpenSpiel is installed), then each
+    game's fast path from game `first` on and MCTS iterations (from the first decision of seed
+    0 with more than one choice), each for `seconds`: what was done and the CPU seconds it
+    took, so rounds add up."""
     from .core.bots import MCTSBot
     from .core.registry import make_rules
 
-    rates = {}
+    counts: dict[str, dict[str, float]] = {}
+    try:
+        import pyspiel
+
+        from .adapters.bench import openspiel_loop
+    except ImportError:
+        pass
+    else:
+        play = openspiel_loop(pyspiel.load_game("connect_four"), random.Random(first))
+        _, steps, elapsed = _timed_loop(play, seconds)
+        counts["yardstick"] = {"actions": steps, "actions_s": elapsed}
     for game, players in ADAPTER_GAMES:
         rules = make_rules(game, players)
-        rng = random.Random(0)
-        _, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds)
+        rng = random.Random(first)
+        _, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds, first=first)
         # A new generator: the searches, playouts included, are then the same in both builds
         # and in every run (the timed loop above leaves `rng` wherever its time ran out).
         rng = random.Random(0)
@@ -396,10 +435,10 @@ def build_rates(seconds: float) -> dict[str, dict[str, float]]:
         while not searched or time.process_time() - start < seconds:
             MCTSBot(iterations=MCTS_STEP).choose(rules, state, seat, rng)
             searched += MCTS_STEP
-        rates[game] = {"actions_per_s": steps / elapsed,
-                       "mcts_iterations_per_s": searched / (time.process_time() - start),
-                       "engine_compiled": float(engine_compiled(rules))}
-    return rates
+        counts[game] = {"actions": steps, "actions_s": elapsed, "iterations": searched,
+                        "iterations_s": time.process_time() - start,
+                        "engine_compiled": float(engine_compiled(rules))}
+    return counts
 
 
 def engine_compiled(rules: Any) -> bool:
@@ -411,8 +450,9 @@ def engine_compiled(rules: Any) -> bool:
                for name, module in list(sys.modules.items()))
 
 
-def _rates_in_child(pure: bool, seconds: float) -> tuple[str, dict[str, dict[str, float]]]:
-    """build_rates in a fresh process of the pure or the compiled build: (its status, rates)."""
+def _counts_in_child(pure: bool, seconds: float, first: int
+                     ) -> tuple[str, dict[str, dict[str, float]]]:
+    """build_counts in a fresh process of the pure or the compiled build: (its status, counts)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
          *filter(None, [os.environ.get("PYTHONPATH")])])}
@@ -420,19 +460,47 @@ def _rates_in_child(pure: bool, seconds: float) -> tuple[str, dict[str, dict[str
     if pure:
         env["ALOFTNB_PURE"] = "1"
     code = ("import json; from aloftnb.core import compiled; from aloftnb.__main__ import "
-            f"build_rates; print(json.dumps([compiled.status(), build_rates({seconds!r})]))")
+            f"build_counts; print(json.dumps([compiled.status(), "
+            f"build_counts({seconds!r}, {first!r})]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           check=True)
-    status, rates = json.loads(done.stdout.splitlines()[-1])
-    return status, rates
+    status, counts = json.loads(done.stdout.splitlines()[-1])
+    return status, counts
+
+
+BUILD_ROUNDS = 2  # pure, compiled, pure, compiled: one process each
+
+
+def _add_counts(total: dict[str, dict[str, float]], more: dict[str, dict[str, float]]) -> None:
+    for name, numbers in more.items():
+        kept = total.setdefault(name, dict.fromkeys(numbers, 0.0))
+        for key, value in numbers.items():
+            kept[key] = value if key == "engine_compiled" else kept[key] + value
+
+
+def _rates(counts: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    return {name: {"actions_per_s": numbers["actions"] / numbers["actions_s"],
+                   "mcts_iterations_per_s": (numbers["iterations"] / numbers["iterations_s"]
+                                             if "iterations" in numbers else 0.0),
+                   "engine_compiled": numbers.get("engine_compiled", 0.0)}
+            for name, numbers in counts.items()}
 
 
 def bench_builds(seconds: float, cpp_rate: float | None) -> None:
-    """Each game's fast path and MCTS in the pure and the compiled build (one process each,
-    one after the other), the compiled build's speedup and the ratio to OpenSpiel's C++."""
-    _, pure = _rates_in_child(True, seconds)
-    status, built = _rates_in_child(False, seconds)
-    compiled = built if status == "compiled" else None
+    """Each game's fast path and MCTS in the pure and the compiled build, the compiled build's
+    speedup and the ratio to OpenSpiel's C++. The builds take turns, one process each
+    (BUILD_ROUNDS rounds sharing `seconds`), so a drift in the machine's speed falls on both;
+    each process times the C++ yardstick too, and a ratio to it divides figures timed in the
+    same processes (`cpp_rate`, timed earlier in this run, where OpenSpiel is missing there)."""
+    totals: dict[str, dict[str, dict[str, float]]] = {"pure": {}, "compiled": {}}
+    status = ""
+    for round_ in range(BUILD_ROUNDS):
+        first = round_ * 100_000  # (each round plays other games; both builds the same ones)
+        _add_counts(totals["pure"], _counts_in_child(True, seconds / BUILD_ROUNDS, first)[1])
+        status, built = _counts_in_child(False, seconds / BUILD_ROUNDS, first)
+        _add_counts(totals["compiled"], built)
+    pure = _rates(totals["pure"])
+    compiled = _rates(totals["compiled"]) if status == "compiled" else None
     no_build = {"value": None, "skipped": f"no compiled build ({status})"}
     for game, players in ADAPTER_GAMES:
         words = [f"{game} ({players} players):"]
@@ -455,17 +523,20 @@ def bench_builds(seconds: float, cpp_rate: float | None) -> None:
             _line(f"{name}_compiled", compiled[game][kind], unit, players=players, **left_out)
             _line(speedup, gain, "x", players=players, **left_out)
             words.append(f"compiled {compiled[game][kind]:,.0f} (x{gain:.2f});")
-        best, build = ((compiled or pure)[game]["actions_per_s"],
-                       "compiled" if compiled and not left_out else "pure")
+        rates, build = ((compiled, "compiled") if compiled and not left_out else (pure, "pure"))
+        best = rates[game]["actions_per_s"]
+        yardstick = rates["yardstick"]["actions_per_s"] if "yardstick" in rates else cpp_rate
         measure = f"{game}_openspiel_cpp_ratio"
-        if cpp_rate is None:
+        if yardstick is None:
             print(json.dumps({"measure": measure, "value": None,
                               "skipped": "open_spiel is not installed"}), flush=True)
         else:
             target = CPP_TARGETS[game]
-            _line(measure, best / cpp_rate, "x OpenSpiel C++ connect_four actions/s",
-                  f">= {target}", best / cpp_rate >= target, players=players, build=build)
-            words.append(f"{best / cpp_rate:.3f} x OpenSpiel's C++ connect_four ({build})"
+            _line(measure, best / yardstick, "x OpenSpiel C++ connect_four actions/s",
+                  f">= {target}", best / yardstick >= target, players=players, build=build,
+                  yardstick=round(yardstick))
+            words.append(f"{best / yardstick:.3f} x OpenSpiel's C++ connect_four ({build}; "
+                         f"{yardstick:,.0f} actions/s there)"
                          + (" (engine not compiled)" if left_out else ""))
         print(" ".join(words), file=sys.stderr, flush=True)
 

@@ -53,6 +53,29 @@ def test_games_lists_the_registered_games(capsys):
     assert "balloons" in names
 
 
+def test_timed_rounds_take_turns_and_add_up():
+    """A comparison's loops take turns in rounds, each going on with its own next game, and
+    each one's games, summed results and seconds add up over the rounds."""
+    from aloftnb import __main__ as cli
+
+    calls = []
+
+    def play(name):
+        def one(i):
+            calls.append((name, i))
+            return 2
+        return one
+
+    timed = cli._timed_rounds({"a": play("a"), "b": play("b")}, 0.009, rounds=3)
+    names = [name for name, _ in calls]
+    switches = sum(1 for x, y in zip(names, names[1:]) if x != y)
+    assert names[0] == "a" and switches == 5  # a, b, a, b, a, b
+    for name in ("a", "b"):
+        games, steps, seconds = timed[name]
+        assert [i for n, i in calls if n == name] == list(range(games))
+        assert steps == 2 * games and 0 < seconds
+
+
 def test_bench_prints_one_json_line_per_measure():
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     done = subprocess.run([sys.executable, "-m", "aloftnb", "bench", "--quick"],
@@ -90,6 +113,11 @@ def test_bench_prints_one_json_line_per_measure():
                         "mcts_iterations_per_s_compiled", "mcts_compiled_speedup",
                         "openspiel_cpp_ratio"):
             assert measures.index(f"{game}_{measure}") > yardstick
+        # divided by the yardstick timed in the same processes as the game
+        ratio = lines[measures.index(f"{game}_openspiel_cpp_ratio")]
+        compiled = lines[measures.index(f"{game}_random_actions_per_s_compiled")]
+        assert ratio["yardstick"] > 0
+        assert abs(ratio["value"] - compiled["value"] / ratio["yardstick"]) < 1e-3
     assert f"{game} (2 players): pure " in done.stderr  # the same figures in words
     # cloudspire: fast path, games on two workers
     assert "cloudspire_random_games_per_s_fast_path" in measures
