@@ -56,7 +56,7 @@ def test_games_lists_the_registered_games(capsys):
 def test_timed_rounds_take_turns_and_add_up():
     """A comparison's loops take turns in rounds, each going on with its own next game, and
     each one's games, summed results and seconds add up over the rounds."""
-    from aloftnb import __main__ as cli
+    from aloftnb import benchmark as cli
 
     calls = []
 
@@ -99,7 +99,7 @@ def test_bench_prints_one_json_line_per_measure():
     assert "the floor's loop" in done.stderr and "the rest" in done.stderr
     assert any(m.startswith("balloons_300_random_games_wall_s") for m in measures)
     # an MCTS decision in every game, mode and player count
-    from aloftnb.__main__ import MCTS_BUDGETS
+    from aloftnb.benchmark import MCTS_BUDGETS
     mcts = [m for m in measures if "_mcts_" in m and m.endswith("_s_per_move")]
     assert len(mcts) == len(MCTS_BUDGETS) == len(set(mcts))
     assert {"balloons_3p_mcts_100_iterations_s_per_move", "cloudspire_solo_1p_mcts_100_iterations"

@@ -45,7 +45,7 @@ def test_the_compiled_engines_are_the_ones_running():
 def test_the_bench_counts_a_game_compiled_by_its_engine_module():
     """ALU's rules class stays pure Python; its fast path (engine.py) is compiled, and the
     bench's compiled figures say so. Under ALOFTNB_PURE nothing is counted compiled."""
-    code = ("from aloftnb.__main__ import engine_compiled; "
+    code = ("from aloftnb.benchmark import engine_compiled; "
             "from aloftnb.core.registry import make_rules; "
             "print(*(engine_compiled(make_rules(g, 2)) for g in ('alu', 'cloudspire')))")
     assert _run("-c", code, pure=False).stdout.split() == ["True", "True"]
