@@ -317,9 +317,11 @@ CPP_TARGETS = {"balloons": 0.44, "alu": 0.25, "commodores": 0.23, "cloudspire": 
 MCTS_STEP = 50  # iterations per search when timing MCTS
 
 
-def build_counts(seconds: float, first: int = 0) -> dict[str, dict[str, float]]:
-    """For this process's build (compiled or pure): OpenSpiel's C++ connect_four through the
-    adapters' loop (the yardstick, under "yardstick", when OpenSpiel is installed), then each
+def build_counts(seconds: float, first: int = 0, yardstick: bool = True
+                 ) -> dict[str, dict[str, float]]:
+    """For this process's build (compiled or pure): with `yardstick`, OpenSpiel's C++
+    connect_four through the adapters' loop (under "yardstick", when OpenSpiel is installed),
+    then each
     game's fast path from game `first` on and MCTS iterations (from the first decision of seed
     0 with more than one choice), each for `seconds`: what was done and the CPU seconds it
     took, so rounds add up."""
@@ -332,8 +334,8 @@ def build_counts(seconds: float, first: int = 0) -> dict[str, dict[str, float]]:
 
         from .adapters.bench import openspiel_loop
     except ImportError:
-        pass
-    else:
+        yardstick = False
+    if yardstick:
         play = openspiel_loop(pyspiel.load_game("connect_four"), random.Random(first))
         _, steps, elapsed = _timed_loop(play, seconds)
         counts["yardstick"] = {"actions": steps, "actions_s": elapsed}
@@ -380,7 +382,7 @@ def _counts_in_child(pure: bool, seconds: float, first: int
         env["ALOFTNB_PURE"] = "1"
     code = ("import json; from aloftnb.core import compiled; from aloftnb.benchmark import "
             f"build_counts; print(json.dumps([compiled.status(), "
-            f"build_counts({seconds!r}, {first!r})]))")
+            f"build_counts({seconds!r}, {first!r}, yardstick={not pure!r})]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           check=True)
     status, counts = json.loads(done.stdout.splitlines()[-1])
@@ -409,17 +411,18 @@ def bench_builds(seconds: float, cpp_rate: float | None) -> None:
     """Each game's fast path and MCTS in the pure and the compiled build, the compiled build's
     speedup and the ratio to OpenSpiel's C++. The builds take turns, one process each
     (BUILD_ROUNDS rounds sharing `seconds`), so a drift in the machine's speed falls on both;
-    each process times the C++ yardstick too, and a ratio to it divides figures timed in the
-    same processes (`cpp_rate`, timed earlier in this run, where OpenSpiel is missing there)."""
+    the processes of the build (compiled, or pure where there is none) time the C++ yardstick
+    too, and a ratio to it divides figures timed in those same processes (`cpp_rate`, timed
+    earlier in this run, where OpenSpiel is missing there)."""
     totals: dict[str, dict[str, dict[str, float]]] = {"pure": {}, "compiled": {}}
     status = ""
     for round_ in range(BUILD_ROUNDS):
         first = round_ * 100_000  # (each round plays other games; both builds the same ones)
         _add_counts(totals["pure"], _counts_in_child(True, seconds / BUILD_ROUNDS, first)[1])
-        status, built = _counts_in_child(False, seconds / BUILD_ROUNDS, first)
-        _add_counts(totals["compiled"], built)
-    pure = _rates(totals["pure"])
-    compiled = _rates(totals["compiled"]) if status == "compiled" else None
+        status, counts = _counts_in_child(False, seconds / BUILD_ROUNDS, first)
+        _add_counts(totals["compiled"], counts)
+    pure, built = _rates(totals["pure"]), _rates(totals["compiled"])
+    compiled = built if status == "compiled" else None
     no_build = {"value": None, "skipped": f"no compiled build ({status})"}
     for game, players in ADAPTER_GAMES:
         words = [f"{game} ({players} players):"]
@@ -442,9 +445,9 @@ def bench_builds(seconds: float, cpp_rate: float | None) -> None:
             _line(f"{name}_compiled", compiled[game][kind], unit, players=players, **left_out)
             _line(speedup, gain, "x", players=players, **left_out)
             words.append(f"compiled {compiled[game][kind]:,.0f} (x{gain:.2f});")
-        rates, build = ((compiled, "compiled") if compiled and not left_out else (pure, "pure"))
-        best = rates[game]["actions_per_s"]
-        yardstick = rates["yardstick"]["actions_per_s"] if "yardstick" in rates else cpp_rate
+        build = "compiled" if compiled and not left_out else "pure"
+        best = built[game]["actions_per_s"]  # (pure Python where the build has no engine)
+        yardstick = built["yardstick"]["actions_per_s"] if "yardstick" in built else cpp_rate
         measure = f"{game}_openspiel_cpp_ratio"
         if yardstick is None:
             print(json.dumps({"measure": measure, "value": None,
