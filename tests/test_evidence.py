@@ -168,6 +168,15 @@ def test_stale_runs_show_when_the_data_or_the_rules_change(evidence, monkeypatch
     assert changed.loc["ab", "same_data"] and not changed.loc["ab", "replays"]
 
 
+def test_first_games_replay_alike_on_one_process_or_several(evidence):
+    alone = evidence_status(evidence, workers=1)
+    shared = evidence_status(evidence, workers=2)
+    pd.testing.assert_frame_equal(alone, shared)
+    assert shared["replays"].all() and len(shared) >= 3
+    with pytest.raises(AloftnbError, match="workers must be a whole number >= 1, not 0"):
+        evidence_status(evidence, workers=0)
+
+
 def test_the_stale_flag_plays_again_what_changed(evidence, capsys):
     spec = json.loads((evidence / "measurements.json").read_text())
     spec["groups"][1]["runs"][0]["options"] = {"edge": 7}

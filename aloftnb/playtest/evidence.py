@@ -29,8 +29,10 @@ first game still plays out as stored, so evidence that today's rules would chang
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import hashlib
 import json
+import os
 import textwrap
 import time
 from collections.abc import Iterable, Mapping
@@ -204,12 +206,19 @@ def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataF
     return meta, pd.read_csv(runs / f"{name}.csv.gz")
 
 
-def evidence_status(directory: str | Path) -> pd.DataFrame:
+def evidence_status(directory: str | Path, *, workers: int | None = None) -> pd.DataFrame:
     """One row a run: whether it is stored, whether its data is today's (`same_data`: the
     options and catalogue data a save records, byte for byte; any change to the shipped data,
     even one this game does not use, makes it False), and whether its first game replays as
-    stored on today's rules and data (`replays`: False means the figures may have moved)."""
-    rows = []
+    stored on today's rules and data (`replays`: False means the figures may have moved).
+    The first games replay on `workers` processes (default: all cores; 1 plays here)."""
+    from .simulation import _process_context
+
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
+    rows: list[dict[str, Any]] = []
+    to_replay: list[tuple[float, int, Group, Run, pd.DataFrame]] = []  # (cost, row, ...)
     for group in load_groups(directory):
         for run in group.runs:
             row: dict[str, Any] = {"group": group.group, "run": run.name, "games": run.games}
@@ -222,8 +231,28 @@ def evidence_status(directory: str | Path) -> pd.DataFrame:
             rows.append({**row, "stored": True,
                          "same_data": same and meta["setting_digest"] == setting_digest(
                              _rules_of(group, run)),
-                         "replays": same and replays(group, run, stored),
+                         "replays": False,
                          "measured": meta.get("measured"), "seconds": meta.get("seconds")})
+            if same:
+                cost = float(meta.get("seconds") or 0.0) / max(run.games, 1)
+                to_replay.append((cost, len(rows) - 1, group, run, stored.iloc[:1]))
+    # The slowest games first, so that no long one is left to play alone at the end.
+    to_replay.sort(key=lambda job: -job[0])
+    lanes = min(workers or os.cpu_count() or 1, len(to_replay))
+    if lanes <= 1:
+        for _, at, group, run, first in to_replay:
+            rows[at]["replays"] = replays(group, run, first)
+    else:
+        from ..core.registry import _GAMES, BUILT_IN_GAMES
+
+        # A game registered in this process only is known to forked workers only.
+        here = any(_GAMES.get(job[2].game) != BUILT_IN_GAMES.get(job[2].game) for job in to_replay)
+        with cf.ProcessPoolExecutor(max_workers=lanes,
+                                    mp_context=_process_context(here)) as pool:
+            futures = {pool.submit(replays, group, run, first): at
+                       for _, at, group, run, first in to_replay}
+            for future, at in futures.items():
+                rows[at]["replays"] = future.result()
     return pd.DataFrame(rows)
 
 
