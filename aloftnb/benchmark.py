@@ -48,16 +48,16 @@ ROUNDS = 3  # rounds of a comparison: each loop runs a share of its time in each
 
 
 def _timed_rounds(plays: dict[str, Callable[[int], int]], seconds: float,
-                  rounds: int = ROUNDS) -> dict[str, tuple[int, int, float]]:
+                  rounds: int = ROUNDS, first: int = 0) -> dict[str, tuple[int, int, float]]:
     """_timed_loop of each play for `seconds` in all, in `rounds` rounds that take turns
     (play A, B, C, then A, B, C again...): a drift in the machine's speed then falls on every
     play of a comparison alike, where timing each at once left it on whichever ran then.
-    Each play goes on with the games after its last round's."""
+    Each play starts at game `first` and goes on with the games after its last round's."""
     totals = dict.fromkeys(plays, (0, 0, 0.0))
     for _ in range(rounds):
         for name, play in plays.items():
             games, steps, elapsed = totals[name]
-            more = _timed_loop(play, seconds / rounds, first=games)
+            more = _timed_loop(play, seconds / rounds, first=first + games)
             totals[name] = (games + more[0], steps + more[1], elapsed + more[2])
     return totals
 
@@ -317,18 +317,18 @@ CPP_TARGETS = {"balloons": 0.44, "alu": 0.25, "commodores": 0.23, "cloudspire": 
 MCTS_STEP = 50  # iterations per search when timing MCTS
 
 
-def build_counts(seconds: float, first: int = 0, yardstick: bool = True
-                 ) -> dict[str, dict[str, float]]:
+def build_counts(seconds: float, first: int = 0, yardstick: bool = True,
+                 rounds: int = ROUNDS) -> dict[str, dict[str, float]]:
     """For this process's build (compiled or pure): with `yardstick`, OpenSpiel's C++
     connect_four through the adapters' loop (under "yardstick", when OpenSpiel is installed),
-    then each
-    game's fast path from game `first` on and MCTS iterations (from the first decision of seed
-    0 with more than one choice), each for `seconds`: what was done and the CPU seconds it
-    took, so rounds add up."""
-    from .core.bots import MCTSBot
+    and each game's fast path from game `first` on and its MCTS iterations (from the first
+    decision of seed 0 with more than one choice), each for `seconds`, in `rounds` rounds that
+    take turns (`_timed_rounds`): so a game's fast path, its MCTS and the yardstick they are
+    divided by meet the same drift of the machine's speed. Returns what was done and the CPU
+    seconds it took, so the rounds of several processes add up."""
     from .core.registry import make_rules
 
-    counts: dict[str, dict[str, float]] = {}
+    plays: dict[str, Callable[[int], int]] = {}
     try:
         import pyspiel
 
@@ -336,30 +336,46 @@ def build_counts(seconds: float, first: int = 0, yardstick: bool = True
     except ImportError:
         yardstick = False
     if yardstick:
-        play = openspiel_loop(pyspiel.load_game("connect_four"), random.Random(first))
-        _, steps, elapsed = _timed_loop(play, seconds)
-        counts["yardstick"] = {"actions": steps, "actions_s": elapsed}
+        plays["yardstick"] = openspiel_loop(pyspiel.load_game("connect_four"),
+                                            random.Random(first))
+    compiled: dict[str, float] = {}
     for game, players in ADAPTER_GAMES:
         rules = make_rules(game, players)
-        rng = random.Random(first)
-        _, steps, elapsed = _timed_loop(_random_playout(rules, rng), seconds, first=first)
-        # A new generator: the searches, playouts included, are then the same in both builds
-        # and in every run (the timed loop above leaves `rng` wherever its time ran out).
-        rng = random.Random(0)
-        state = rules.initial_state(0)
-        while (seat := rules.current_player(state)) in (CHANCE, None) \
-                or len(rules.legal_actions(state)) < 2:
-            state = rules.apply(state, rules.sample_chance(state, rng) if seat == CHANCE
-                                else rules.legal_actions(state)[0])
-        assert seat is not None
-        searched, start = 0, time.process_time()  # CPU time, as in _timed_loop
-        while not searched or time.process_time() - start < seconds:
-            MCTSBot(iterations=MCTS_STEP).choose(rules, state, seat, rng)
-            searched += MCTS_STEP
+        plays[game] = _random_playout(rules, random.Random(first))
+        plays[f"{game} mcts"] = _mcts_searches(rules)
+        compiled[game] = float(engine_compiled(rules))
+    timed = _timed_rounds(plays, seconds, rounds, first)
+    counts: dict[str, dict[str, float]] = {}
+    if yardstick:
+        counts["yardstick"] = {"actions": timed["yardstick"][1],
+                               "actions_s": timed["yardstick"][2]}
+    for game, _ in ADAPTER_GAMES:
+        _, steps, elapsed = timed[game]
+        _, searched, search_s = timed[f"{game} mcts"]
         counts[game] = {"actions": steps, "actions_s": elapsed, "iterations": searched,
-                        "iterations_s": time.process_time() - start,
-                        "engine_compiled": float(engine_compiled(rules))}
+                        "iterations_s": search_s, "engine_compiled": compiled[game]}
     return counts
+
+
+def _mcts_searches(rules: Any) -> Callable[[int], int]:
+    """Searches of MCTS_STEP iterations from the first decision of seed 0 with more than one
+    choice, one a call (its iterations). One generator for all of them, new here: the searches,
+    playouts included, are then the same in both builds and in every run."""
+    from .core.bots import MCTSBot
+
+    rng = random.Random(0)
+    state = rules.initial_state(0)
+    while (seat := rules.current_player(state)) in (CHANCE, None) \
+            or len(rules.legal_actions(state)) < 2:
+        state = rules.apply(state, rules.sample_chance(state, rng) if seat == CHANCE
+                            else rules.legal_actions(state)[0])
+    assert seat is not None
+
+    def search(_: int) -> int:
+        MCTSBot(iterations=MCTS_STEP).choose(rules, state, seat, rng)
+        return MCTS_STEP
+
+    return search
 
 
 def engine_compiled(rules: Any) -> bool:

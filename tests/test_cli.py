@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from aloftnb.__main__ import main
 from aloftnb.playtest import results_match
@@ -74,6 +75,52 @@ def test_timed_rounds_take_turns_and_add_up():
         games, steps, seconds = timed[name]
         assert [i for n, i in calls if n == name] == list(range(games))
         assert steps == 2 * games and 0 < seconds
+
+
+def test_timed_rounds_start_each_loop_at_the_first_game_given():
+    from aloftnb import benchmark as cli
+
+    seen = []
+    cli._timed_rounds({"a": lambda i: seen.append(i) or 1}, 0.003, rounds=3, first=500)
+    assert seen[0] == 500 and seen == list(range(500, 500 + len(seen)))
+
+
+def test_a_builds_process_times_yardstick_fast_path_and_mcts_in_turns(monkeypatch):
+    """build_counts times the yardstick and each game's fast path and MCTS in rounds that take
+    turns, so a drift in the machine's speed meets a game's figures and the yardstick alike."""
+    from aloftnb import benchmark as cli
+
+    order = []
+
+    def timed_loop(play, seconds, first=0):
+        order.append(getattr(play, "name", None))
+        return 1, 10, seconds
+
+    real_playout, real_searches = cli._random_playout, cli._mcts_searches
+
+    def named(kind, real):
+        def make(rules, *rest):
+            play = real(rules, *rest)
+
+            def wrapped(i):
+                return play(i)
+            wrapped.name = f"{rules.name} {kind}"
+            return wrapped
+        return make
+
+    monkeypatch.setattr(cli, "_timed_loop", timed_loop)
+    monkeypatch.setattr(cli, "_random_playout", named("fast", real_playout))
+    monkeypatch.setattr(cli, "_mcts_searches", named("mcts", real_searches))
+    pytest.importorskip("pyspiel")
+    counts = cli.build_counts(0.6, yardstick=True, rounds=2)
+    games = [game for game, _ in cli.ADAPTER_GAMES]
+    one_round = [None] + [f"{game} {kind}" for game in games for kind in ("fast", "mcts")]
+    assert order == one_round * 2
+    for game in games:
+        assert counts[game]["actions"] == 20 and counts[game]["iterations"] == 20
+        assert counts[game]["actions_s"] == pytest.approx(0.6)
+        assert counts[game]["iterations_s"] == pytest.approx(0.6)
+    assert counts["yardstick"] == {"actions": 20, "actions_s": pytest.approx(0.6)}
 
 
 def test_bench_prints_one_json_line_per_measure():
