@@ -42,8 +42,9 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
     The algorithm is MCTSBot's (see its docstring)."""
     root = Node()
     deadline = -1.0 if seconds is None else time.perf_counter() + seconds
-    legal, apply, is_over, player_of = (rules.legal_actions, rules.apply, rules.is_over,
-                                        rules.current_player)
+    # A step asks only the seat to move: None exactly when the game is over (the protocol's
+    # rule, which the conformance suite checks at every step), so is_over is not called too.
+    legal, apply, player_of = rules.legal_actions, rules.apply, rules.current_player
     sample_chance, determinize, draw = rules.sample_chance, rules.determinize, rng.random
     done = 0
     while iterations is None or done < iterations:
@@ -55,12 +56,12 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
         path: list[Node] = []
         movers: list[int] = []  # the seat that played into each node of `path`
         # Selection and expansion.
-        while not is_over(world):
-            mover = player_of(world)
+        mover = player_of(world)
+        while mover is not None:
             if mover == CHANCE:
                 world = apply(world, sample_chance(world, rng))
+                mover = player_of(world)
                 continue
-            assert mover is not None  # the game goes on: a seat moves
             moves = _as_list(legal(world))
             children = node.children
             # One lookup per move: the untried moves in order, and the children of the tried
@@ -82,6 +83,7 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
                 world = apply(world, action)
                 path.append(child)
                 movers.append(mover)
+                mover = player_of(world)
                 break
             best_child = root
             best_value, best_action = -inf, moves[0]
@@ -93,16 +95,18 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
             node = best_child
             path.append(node)
             movers.append(mover)
+            mover = player_of(world)
         # Random playout to the end, or to the game's cut-off.
         decisions = 0
-        while not is_over(world) and (cutoff is None or decisions < cutoff):
-            if player_of(world) == CHANCE:
+        while mover is not None and (cutoff is None or decisions < cutoff):
+            if mover == CHANCE:
                 world = apply(world, sample_chance(world, rng))
-                continue
-            moves = _as_list(legal(world))
-            world = apply(world, moves[int(draw() * len(moves))])
-            decisions += 1
-        rewards = rewards_of(rules, world) if is_over(world) else estimate(rules, world)
+            else:
+                moves = _as_list(legal(world))
+                world = apply(world, moves[int(draw() * len(moves))])
+                decisions += 1
+            mover = player_of(world)
+        rewards = rewards_of(rules, world) if mover is None else estimate(rules, world)
         for k, child in enumerate(path):
             child.visits += 1
             child.reward += float(rewards[movers[k]])
