@@ -5,6 +5,8 @@
 #               JUPYTER_PORT=9999 make lab   PYTHON=python3.12 make test   CHROMIUM=/path make test
 #   make compiled  the rules engines compiled with mypyc beside their source (make test builds
 #               them when a C compiler is found; edited sources fall back to pure Python)
+#   make wheel  dist/: a pure-Python wheel, and one for this Python and platform with the
+#               compiled build inside (as black and mypy ship)
 #   make lite   the JupyterLite site (the boards in the browser, no server) in build/lite;
 #   make lite-serve  serves it on http://127.0.0.1:8000 (LITE_PORT=...)
 
@@ -33,7 +35,7 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_san
 PYTEST := $(BIN)/python -m pytest --durations=15
 
 .PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean \
-        lite lite-serve lite-test npm compiled compiled-if-possible
+        lite lite-serve lite-test npm compiled compiled-if-possible wheel
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
@@ -44,6 +46,7 @@ help:
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
 	@echo "make compiled   compile the rules engines with mypyc (pure Python stays the fallback)"
+	@echo "make wheel      dist/: a pure-Python wheel and one with the compiled build inside"
 	@echo "make lite       build the JupyterLite site (no server, offline) into $(LITE_OUT)"
 	@echo "make lite-serve serve it on http://127.0.0.1:$(LITE_PORT)"
 	@echo "make lite-test  build it and run its real-browser test"
@@ -157,6 +160,11 @@ endef
 compiled: $(VENV)/.installed-test
 	@echo "==> compiling the rules engines with mypyc (about 1.5 min of CPU)"
 	@$(compile)
+
+# The two wheels, as black and mypy ship: py3-none-any (runs everywhere, JupyterLite's) and one
+# for this Python and platform with the compiled build inside (compiled/wheel.py).
+wheel: compiled
+	$(BIN)/python compiled/wheel.py --out dist
 
 # `make test` checks the compiled build beside the pure one when a C compiler is there.
 compiled-if-possible: $(VENV)/.installed-test

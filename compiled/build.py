@@ -9,8 +9,9 @@ Each compiled module is a file beside its source (e.g. aloftnb/games/alu/rules.c
 plus mypyc's shared library at the top. aloftnb/_compiled.json records the sha256 of every
 compiled source: at import, aloftnb uses the compiled modules only while every one of those
 sources is unchanged, and otherwise runs the pure Python with a warning (see aloftnb/compiled.py).
-The files are ignored by git and left out of aloftnb's wheel, so `pip wheel .` (the JupyterLite
-build) stays pure Python.
+The files are ignored by git and left out of the wheel `pip wheel .` builds, which stays pure
+Python (the JupyterLite site's); `make wheel` (compiled/wheel.py) adds them to a second wheel,
+for this Python and platform.
 """
 
 from __future__ import annotations

@@ -298,3 +298,78 @@ def test_a_compiled_module_the_build_did_not_list_is_never_imported(tmp_path):
     assert status == "compiled"
     assert advance == str(ROOT / "aloftnb" / "games" / "balloons" / "advance.py")
     assert wind_is_source == "False"  # listed, so compiled
+
+
+@needs_build
+def test_the_wheels_one_pure_and_one_holding_the_compiled_build(tmp_path):
+    """`make wheel`: a py3-none-any wheel with no compiled file (the JupyterLite site's), and one
+    for this Python and platform holding the compiled build. Installed, the second runs
+    compiled, plays the same games as the pure Python, and runs an installed source edited
+    after the build as Python, never the compiled module beside it."""
+    import base64
+    import hashlib
+    import sysconfig
+    import zipfile
+
+    pytest.importorskip("hatchling")  # (the test extra's: the wheels build with no download)
+    out = tmp_path / "dist"
+    subprocess.run([sys.executable, str(ROOT / "compiled" / "wheel.py"), "--out", str(out)],
+                   check=True, capture_output=True, text=True, timeout=600)
+    (pure,) = out.glob("*-py3-none-any.whl")
+    (built,) = [w for w in out.glob("*.whl") if w != pure]
+    python = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    assert built.name.startswith("aloftnb-") and f"-{python}-{python}-" in built.name
+    with zipfile.ZipFile(pure) as wheel:
+        names = wheel.namelist()
+        assert "aloftnb/games/balloons/rules.py" in names
+        assert not [n for n in names if n.endswith((".so", ".pyd", "_compiled.json"))]
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    with zipfile.ZipFile(built) as wheel:
+        names = set(wheel.namelist())
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))
+        tags = wheel.read(f"{info}/WHEEL").decode().splitlines()
+        assert "Root-Is-Purelib: false" in tags and f"Tag: {python}-{python}-" in "\n".join(tags)
+        for module in compiled.compiled_modules():
+            path = module.replace(".", "/")
+            assert f"{path}{suffix}" in names and f"{path}.py" in names
+        assert "aloftnb/_compiled.json" in names
+        assert any(n.startswith("aloftnb_compiled__mypyc") for n in names)
+        # Every file's hash and size as its RECORD line says (pip checks them too).
+        record = wheel.read(f"{info}/RECORD").decode().splitlines()
+        listed = {line.split(",")[0] for line in record}
+        assert listed == names
+        for line in record:
+            name, digest, size = line.split(",")
+            if name.endswith("RECORD"):
+                continue
+            data = wheel.read(name)
+            want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert (digest, int(size)) == (f"sha256={want}", len(data)), name
+
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--disable-pip-version-check", "--target", str(site), str(built)],
+                   check=True, capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    env.pop("ALOFTNB_PURE", None)
+
+    def installed(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=600, check=True)
+
+    where = ("import aloftnb, aloftnb.core.compiled as c, aloftnb.games.balloons.rules as r; "
+             "print(aloftnb.__file__); print(r.__file__); print(c.status())")
+    package, rules_file, status = installed("-c", where).stdout.splitlines()
+    assert Path(package).is_relative_to(site) and status == "compiled"
+    assert rules_file == str(site / "aloftnb" / "games" / "balloons" / f"rules{suffix}")
+    # The same games as the checkout's pure Python.
+    games = installed("-m", "aloftnb", "fingerprints", "--quick").stdout
+    assert games and games == _run("-m", "aloftnb", "fingerprints", "--quick", pure=True).stdout
+    # A designer edits an installed rule: its source runs, and the warning names it.
+    scoring = site / "aloftnb" / "games" / "balloons" / "scoring.py"
+    scoring.write_text(scoring.read_text("utf-8") + "\n# edited after the build\n", "utf-8")
+    done = installed("-c", where)
+    package, rules_file, status = done.stdout.splitlines()
+    assert rules_file == str(site / "aloftnb" / "games" / "balloons" / "rules.py")
+    assert status == "pure: aloftnb/games/balloons/scoring.py changed after the compiled build"
+    assert "StaleCompiledBuild" in done.stderr and "scoring.py" in done.stderr
