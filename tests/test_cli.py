@@ -165,6 +165,14 @@ def test_bench_prints_one_json_line_per_measure():
         compiled = lines[measures.index(f"{game}_random_actions_per_s_compiled")]
         assert ratio["yardstick"] > 0
         assert abs(ratio["value"] - compiled["value"] / ratio["yardstick"]) < 1e-3
+        # MCTS's gain from compiling, against the fast path's as its target
+        engine = lines[measures.index(f"{game}_compiled_speedup")].get("value")
+        if engine is not None:  # (None: no compiled build here)
+            mcts = lines[measures.index(f"{game}_mcts_compiled_speedup")]
+            assert mcts["target"].startswith(f">= {game}_compiled_speedup")
+            assert isinstance(mcts["meets_target"], bool)
+            if abs(mcts["value"] - engine) > 1e-3:  # (apart by more than the rounding)
+                assert mcts["meets_target"] is (mcts["value"] > engine)
     assert f"{game} (2 players): pure " in done.stderr  # the same figures in words
     # cloudspire: fast path, games on two workers
     assert "cloudspire_random_games_per_s_fast_path" in measures
