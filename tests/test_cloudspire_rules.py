@@ -864,6 +864,30 @@ def test_greedy_values_source_spent_well_over_source_held():
     assert set(est) == {0, 1} and all(0 < v < 1 for v in est.values())
 
 
+@pytest.mark.parametrize("players,mode", [(2, "competitive"), (3, "competitive"),
+                                          (4, "competitive"), (2, "cooperative")])
+def test_the_playout_estimate_is_each_seats_evaluation_squashed(players, mode):
+    """estimate finds every faction's strength once for all the seats: it must still give each
+    seat the logistic of its greedy evaluation over 15, at every step of random games."""
+    import math
+
+    from aloftnb.games.cloudspire import worth
+
+    rules = rules_for(players, mode=mode)
+    rng = random.Random(players)
+    for seed in range(2):
+        s = rules.initial_state(seed)
+        for _ in range(150):
+            want = {seat: 1 / (1 + math.exp(-worth.evaluate(rules, s, seat) / 15.0))
+                    for seat in range(rules.players)}
+            assert worth.estimate(rules, s) == want
+            seat = rules.current_player(s)
+            if seat is None:
+                break
+            s = rules.apply(s, rules.sample_chance(s, rng) if seat == CHANCE
+                            else rng.choice(rules.legal_actions(s)))
+
+
 def test_measures_in_simulate_results_are_present_and_consistent():
     from aloftnb.games.cloudspire.metrics import HOOKS
 

@@ -8,6 +8,7 @@ it calls units.py and map.py directly, as the rules' methods would cost a Python
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from . import map as map_rules
 from . import units
@@ -20,8 +21,15 @@ SPENT = 0.75
 GATE = 3.0  # one point of gate health
 
 
-def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
-    """What a faction has: gate health, Source, what it bought, and its units' threat."""
+def chip_costs(rules: CloudspireRules) -> dict[str, Any]:
+    """Each chip's cost, by its id."""
+    return {c.id: c.cost for c in rules.catalogue.chips.values()}
+
+
+def strength(rules: CloudspireRules, s: CloudspireState, f: int,
+             chip_cost: dict[str, Any] | None = None) -> float:
+    """What a faction has: gate health, Source, what it bought, and its units' threat
+    (`chip_cost`: chip_costs(rules), where the caller has it already)."""
     cat = rules.catalogue
     side = s.sides[f]
     if side.gate == 0:
@@ -30,7 +38,8 @@ def strength(rules: CloudspireRules, s: CloudspireState, f: int) -> float:
     fac = rules._faction(side)
     for st, bought in zip(fac.structures, side.advancements):
         value += SPENT * sum(a.cost for a in st.advancements[:bought])
-    chip_cost = {c.id: c.cost for c in cat.chips.values()}
+    if chip_cost is None:
+        chip_cost = chip_costs(rules)
     for sp in s.spires:
         if sp.owner == f:
             kind = cat.spires[sp.kind]
@@ -68,14 +77,30 @@ def evaluate(rules: CloudspireRules, s: CloudspireState, seat: int) -> float:
     """Greedy's evaluation: the seat's side's strength against the strongest opposing side."""
     if s.phase == OVER:
         return 1000.0 if seat in s.winners else -1000.0
+    return _against(rules, seat, strengths(rules, s))
+
+
+def strengths(rules: CloudspireRules, s: CloudspireState) -> list[float]:
+    """Every faction's strength, in faction order."""
+    chip_cost = chip_costs(rules)
+    return [strength(rules, s, f, chip_cost) for f in range(rules.factions)]
+
+
+def _against(rules: CloudspireRules, seat: int, strength_of: list[float]) -> float:
+    """The seat's sides' mean strength less the strongest opposing faction's."""
     mine = [f for f in range(rules.factions) if not units.opposed(rules, seat, f)]
     rivals = [f for f in range(rules.factions) if units.opposed(rules, seat, f)]
-    own = sum(strength(rules, s, f) for f in mine) / len(mine)
-    best_rival = max((strength(rules, s, f) for f in rivals), default=0.0)
+    own = sum(strength_of[f] for f in mine) / len(mine)
+    best_rival = max((strength_of[f] for f in rivals), default=0.0)
     return own - best_rival
 
 
 def estimate(rules: CloudspireRules, s: CloudspireState) -> dict[int, float]:
-    """Each seat's share of the strength in play, squashed into 0..1 around 0.5."""
-    return {seat: 1 / (1 + math.exp(-evaluate(rules, s, seat) / 15.0))
+    """Each seat's share of the strength in play, squashed into 0..1 around 0.5 (every
+    faction's strength found once, for all the seats)."""
+    if s.phase == OVER:
+        return {seat: 1 / (1 + math.exp(-evaluate(rules, s, seat) / 15.0))
+                for seat in range(rules.players)}
+    strength_of = strengths(rules, s)
+    return {seat: 1 / (1 + math.exp(-_against(rules, seat, strength_of) / 15.0))
             for seat in range(rules.players)}
