@@ -63,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     evidence.add_argument("--stale", action="store_true",
                           help="play every run not stored, measured on other data, or whose "
                                "first game no longer replays as stored")
-    evidence.add_argument("--workers", type=int, default=None)
+    evidence.add_argument("--workers", type=int, default=None,
+                          help="local processes for playing and replaying runs (default: cores)")
     return parser
 
 
@@ -117,7 +118,7 @@ def cmd_evidence(args: argparse.Namespace) -> int:
 
     names = args.run
     if args.stale:
-        status = evidence_status(args.directory)
+        status = evidence_status(args.directory, workers=args.workers)
         fresh = status["stored"] & status["same_data"].eq(True) & status["replays"].eq(True)
         names = (names or []) + list(status.loc[~fresh, "run"])
     if names or args.missing:
@@ -126,7 +127,7 @@ def cmd_evidence(args: argparse.Namespace) -> int:
             print(f"stored {name}", flush=True)
     with pd.option_context("display.width", 160, "display.max_rows", None,
                            "display.max_columns", None):
-        print(evidence_status(args.directory).to_string(index=False))
+        print(evidence_status(args.directory, workers=args.workers).to_string(index=False))
         print()
         print(evidence_table(args.directory).to_string(index=False, float_format="{:.3f}".format))
     return 0

@@ -177,6 +177,21 @@ def test_first_games_replay_alike_on_one_process_or_several(evidence):
         evidence_status(evidence, workers=0)
 
 
+def test_the_command_replays_on_the_processes_it_is_given(evidence, monkeypatch, capsys):
+    from aloftnb.playtest import evidence as module
+
+    asked = []
+    real = module.evidence_status
+
+    def status(directory, *, workers=None):
+        asked.append(workers)
+        return real(directory, workers=workers)
+
+    monkeypatch.setattr(module, "evidence_status", status)
+    assert main(["evidence", str(evidence), "--stale", "--workers", "1"]) == 0
+    assert asked == [1, 1] and "ahead" in capsys.readouterr().out
+
+
 def test_the_stale_flag_plays_again_what_changed(evidence, capsys):
     spec = json.loads((evidence / "measurements.json").read_text())
     spec["groups"][1]["runs"][0]["options"] = {"edge": 7}
