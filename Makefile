@@ -107,16 +107,21 @@ STRICT := aloftnb/core aloftnb/kit aloftnb/playtest
 LINT := $(BIN)/ruff check aloftnb tests lite compiled && $(BIN)/mypy \
         && $(BIN)/mypy --strict --follow-imports=silent $(STRICT)
 
+# The lint runs beside pytest (pytest keeps one core busy, mypy the other); its report is printed
+# once pytest ends.
 define run_pytest
-	@status=0; checked=0; linted=0; notes=""; SECONDS=0; \
-	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests lite compiled; mypy (aloftnb); mypy --strict ($(STRICT))'; \
-	  ( $(LINT) ) || linted=$$?; fi; \
+	@status=0; checked=0; linted=0; notes=""; lint_pid=""; SECONDS=0; \
+	lint_log=$$(mktemp); trap 'rm -f "$$lint_log"' EXIT; \
+	if [ "$(3)" = lint ]; then echo '==> ruff check aloftnb tests lite compiled; mypy (aloftnb); mypy --strict ($(STRICT)), beside pytest'; \
+	  ( $(LINT) ) > "$$lint_log" 2>&1 & lint_pid=$$!; fi; \
 	if [ "$(1)" = notebooks ]; then notes=$$($(NOTEBOOK_CHECK) 2>&1) || checked=$$?; echo "$$notes"; fi; \
 	echo '==> pytest $(2) $(PYTEST_FLAGS)'; \
 	ALOFTNB_CHROMIUM="$$( [ -x "$(CHROMIUM)" ] && echo "$(CHROMIUM)" || echo /usr/bin/chromium )" \
 	  $(PYTEST) $(2) $(PYTEST_FLAGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make: pytest collected no tests: failing" >&2; fi; \
 	echo "==> pytest exit $$status after $$SECONDS s"; \
+	if [ -n "$$lint_pid" ]; then wait $$lint_pid || linted=$$?; \
+	  echo '==> ruff and mypy:'; cat "$$lint_log"; fi; \
 	if [ $$checked -ne 0 ]; then echo "$$notes" >&2; echo "make: failing: notebooks not committed with outputs" >&2; fi; \
 	if [ $$linted -ne 0 ]; then echo "make: failing: ruff or mypy found problems (above)" >&2; fi; \
 	if [ $$status -ne 0 ]; then exit $$status; fi; if [ $$checked -ne 0 ]; then exit $$checked; fi; \
