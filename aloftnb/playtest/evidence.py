@@ -212,7 +212,7 @@ def evidence_status(directory: str | Path, *, workers: int | None = None) -> pd.
     even one this game does not use, makes it False), and whether its first game replays as
     stored on today's rules and data (`replays`: False means the figures may have moved).
     The first games replay on `workers` processes (default: all cores; 1 plays here)."""
-    from .simulation import _process_context
+    from .simulation import _process_context, _registered_here
 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
@@ -243,10 +243,8 @@ def evidence_status(directory: str | Path, *, workers: int | None = None) -> pd.
         for _, at, group, run, first in to_replay:
             rows[at]["replays"] = replays(group, run, first)
     else:
-        from ..core.registry import _GAMES, BUILT_IN_GAMES
-
         # A game registered in this process only is known to forked workers only.
-        here = any(_GAMES.get(job[2].game) != BUILT_IN_GAMES.get(job[2].game) for job in to_replay)
+        here = any(_registered_here(job[2].game) for job in to_replay)
         with cf.ProcessPoolExecutor(max_workers=lanes,
                                     mp_context=_process_context(here)) as pool:
             futures = {pool.submit(replays, group, run, first): at

@@ -182,11 +182,17 @@ def _defined_here(spec: GameSpec) -> bool:
     """Whether the workers need something that exists only in this process: a bot class or a
     rules class defined in a notebook cell (module __main__), or a game registered at run time.
     Only forked workers, which copy this process, can use those."""
-    from ..core.registry import _GAMES, BUILT_IN_GAMES
-
     classes = [type(bot) for bot in spec.bots] + [type(spec.rules())]
     return (any(cls.__module__ == "__main__" for cls in classes)
-            or _GAMES.get(spec.game) != BUILT_IN_GAMES.get(spec.game))
+            or _registered_here(spec.game))
+
+
+def _registered_here(game: str) -> bool:
+    """Whether `game` was registered at run time in this process (not one aloftnb ships as it
+    ships it): a worker that does not copy this process would not know it."""
+    from ..core.registry import _GAMES, BUILT_IN_GAMES
+
+    return _GAMES.get(game) != BUILT_IN_GAMES.get(game)
 
 
 def _process_context(defined_here: bool = False) -> multiprocessing.context.BaseContext:
