@@ -62,6 +62,7 @@ MODULES = [
 # The folders whose sources the compiled modules depend on (recorded in the manifest).
 SOURCES = ["aloftnb/core", "aloftnb/kit", "aloftnb/games", "aloftnb/errors.py"]
 MANIFEST = ROOT / "aloftnb" / "_compiled.json"
+GROUP = "aloftnb_compiled"  # mypyc's group: its shared library is GROUP__mypyc at the top
 LOADER = "aloftnb/core/compiled.py"  # reads the manifest; never compiled
 
 
@@ -102,7 +103,7 @@ def main() -> int:
     recorded = manifest()  # the sources as mypyc reads them, before any edit during the build
     # mypyc's C sources beside the objects, in build/compiled (make clean removes that folder)
     extensions = mypycify(MODULES, opt_level="3", multi_file=True,
-                           group_name="aloftnb_compiled", target_dir="build/compiled")
+                           group_name=GROUP, target_dir="build/compiled")
     setup(name="aloftnb-compiled", ext_modules=extensions, packages=[], py_modules=[], script_args=[
         "build_ext", "--inplace", "--build-temp", "build/compiled",
         "--parallel", str(os.cpu_count() or 1)])

@@ -28,9 +28,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "aloftnb" / "_compiled.json"
-SHARED_LIBRARY = "aloftnb_compiled__mypyc"  # mypyc's group library (build.py's group_name)
+from build import GROUP, MANIFEST, ROOT, source_hash  # (compiled/build.py, beside this file)
+
+SHARED_LIBRARY = f"{GROUP}__mypyc"
 
 
 def pure_wheel(out: Path) -> Path:
@@ -58,7 +58,7 @@ def compiled_files() -> list[Path]:
         sys.exit(f"wheel: the compiled build is for {manifest.get('python')}, "
                  f"not {sys.implementation.cache_tag} (make compiled rebuilds it)")
     for path, digest in manifest["sources"].items():
-        if hashlib.sha256((ROOT / path).read_bytes()).hexdigest() != digest:
+        if source_hash(ROOT / path) != digest:
             sys.exit(f"wheel: {path} changed after the compiled build (make compiled rebuilds it)")
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     files = [Path(module).with_suffix(suffix) for module in manifest["modules"]]
