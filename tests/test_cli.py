@@ -88,6 +88,7 @@ def test_timed_rounds_start_each_loop_at_the_first_game_given():
 def test_a_builds_process_times_yardstick_fast_path_and_mcts_in_turns(monkeypatch):
     """build_counts times the yardstick and each game's fast path and MCTS in rounds that take
     turns, so a drift in the machine's speed meets a game's figures and the yardstick alike."""
+    pytest.importorskip("pyspiel")
     from aloftnb import benchmark as cli
 
     order = []
@@ -111,7 +112,6 @@ def test_a_builds_process_times_yardstick_fast_path_and_mcts_in_turns(monkeypatc
     monkeypatch.setattr(cli, "_timed_loop", timed_loop)
     monkeypatch.setattr(cli, "_random_playout", named("fast", real_playout))
     monkeypatch.setattr(cli, "_mcts_searches", named("mcts", real_searches))
-    pytest.importorskip("pyspiel")
     counts = cli.build_counts(0.6, yardstick=True, rounds=2)
     games = [game for game, _ in cli.ADAPTER_GAMES]
     one_round = [None] + [f"{game} {kind}" for game in games for kind in ("fast", "mcts")]
