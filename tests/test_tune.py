@@ -73,10 +73,12 @@ class CoinRules(aloftnb.Rules[CoinState, aloftnb.Action]):
         return s.winner >= 0
 
     def legal_actions(self, s: CoinState) -> list[aloftnb.Action]:
-        return [] if s.winner >= 0 else list(self._draws)
+        return [] if s.winner >= 0 else [draw for draw, _ in self.chance_outcomes(s)]
 
     def chance_outcomes(self, s: CoinState) -> list[tuple[aloftnb.Action, float]]:
-        return [(self._draws[0], self.p), (self._draws[1], 1 - self.p)]
+        # at bias 0 or 10 one draw cannot happen: it is not listed (probabilities are positive)
+        pairs = [(self._draws[0], self.p), (self._draws[1], 1 - self.p)]
+        return [(draw, p) for draw, p in pairs if p > 0]
 
     def apply(self, s: CoinState, action: aloftnb.Action) -> CoinState:
         return CoinState(action.seat)

@@ -5,6 +5,7 @@ texts that are imported only when first needed (so importing aloftnb stays cheap
 in a notebook registers its classes directly and gets a board, bots and metrics like a built-in:
 
     aloftnb.register(DiceRules, hooks=DiceHooks())       # the name is DiceRules.name
+    aloftnb.register(DiceRules, name="dice-2")           # the same rules under a second name
 
 Hooks are an `aloftnb.GameHooks` (core/hooks.py: every hook with its fallback). An older plain
 object or module with some of its parts is adopted into one when the game is registered, so
@@ -13,6 +14,8 @@ nothing asks later what a game's hooks define.
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -42,6 +45,11 @@ _HOOKS: dict[str, AnyHooks] = {}  # each game's hooks as a GameHooks, adopted on
 _ON_REGISTER: list[Any] = []  # callbacks told each game registered from now on (the adapters)
 _BUILDING_IN = False  # True only while the built-in games are registered, below
 BUILT_IN_GAMES: dict[str, GameEntry] = {}  # filled below, once the built-in games are in
+# How far an outside game's chance probabilities may sum from 1 (rounding, not a mistake).
+PROBABILITY_TOLERANCE = 1e-6
+# Where aloftnb's Board is: a board class is checked against it by name, so registering a game
+# never imports the widget (anywidget) and the core imports nothing above it.
+BOARD_CLASS = "aloftnb.widget.board.Board"
 
 
 def _load(entry: GameEntry, part: str) -> Any:
@@ -56,22 +64,27 @@ def _load(entry: GameEntry, part: str) -> Any:
     return _LOADED[key][1]
 
 
-def _guarded(cls: type[AnyRules]) -> type[AnyRules]:
-    """`cls` with the answers library code relies on checked as they are given.
+def _guarded(cls: type[AnyRules], game: str) -> type[AnyRules]:
+    """`cls` as the game `game` plays it, with the answers library code relies on checked as
+    they are given.
 
     An outside game's mistake (no legal action in a position that is not over, a seat that does
-    not exist, a view that is not a dict) then raises InvalidGame naming the game and the method,
-    not an IndexError deep in a bot. Built-in games are known good and run unchecked.
+    not exist, a view that is not a dict, chance probabilities that are not a distribution) then
+    raises InvalidGame naming the game and the method, not an IndexError deep in a bot. Built-in
+    games are known good and run unchecked.
+
+    Its `name` is `game`, so a class registered under another name (or under two) plays as that
+    game everywhere: matches, saves, boards, hooks, simulate and the adapters all read it.
     """
 
     def current_player(self: AnyRules, state: Any) -> int | None:
         seat = cls.current_player(self, state)
         if seat is None:
             if not cls.is_over(self, state):
-                raise InvalidGame(f"{cls.name}: {cls.__name__}.current_player returned None "
+                raise InvalidGame(f"{game}: {cls.__name__}.current_player returned None "
                                   "(the game is over), but is_over says it goes on")
         elif seat != CHANCE and whole_number_problem(seat, 0, self.players - 1):
-            raise InvalidGame(f"{cls.name}: {cls.__name__}.current_player returned "
+            raise InvalidGame(f"{game}: {cls.__name__}.current_player returned "
                               f"{_short_repr(seat)}, which is no seat of {self.players}, CHANCE "
                               "or None")
         return seat
@@ -79,45 +92,80 @@ def _guarded(cls: type[AnyRules]) -> type[AnyRules]:
     def legal_actions(self: AnyRules, state: Any) -> list[Any]:
         actions = cls.legal_actions(self, state)
         if not isinstance(actions, list):
-            raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned "
+            raise InvalidGame(f"{game}: {cls.__name__}.legal_actions returned "
                               f"{_short_repr(actions)}, not a list")
         if not actions and cls.current_player(self, state) not in (None, CHANCE):
-            raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions returned no action "
+            raise InvalidGame(f"{game}: {cls.__name__}.legal_actions returned no action "
                               "for the seat to move in a game that is not over")
         for action in actions:
             if not isinstance(action, Action):
-                raise InvalidGame(f"{cls.name}: {cls.__name__}.legal_actions listed "
+                raise InvalidGame(f"{game}: {cls.__name__}.legal_actions listed "
                                   f"{_short_repr(action)}, which is not an Action")
         return actions
 
     def view(self: AnyRules, state: Any, seat: int | None) -> dict[str, Any]:
         seen = cls.view(self, state, seat)
         if not isinstance(seen, dict):
-            raise InvalidGame(f"{cls.name}: {cls.__name__}.view returned "
+            raise InvalidGame(f"{game}: {cls.__name__}.view returned "
                               f"{_short_repr(seen)}, not a dict")
         return seen
 
+    def chance_outcomes(self: AnyRules, state: Any) -> list[tuple[Any, float]]:
+        outcomes = cls.chance_outcomes(self, state)
+        problem = _chance_problem(outcomes)
+        if (problem is None and not outcomes and self.traits.chance == "explicit"
+                and cls.current_player(self, state) == CHANCE):  # sampled chance may list none
+            problem = "listed no outcome at a chance step"
+        if problem is not None:
+            raise InvalidGame(f"{game}: {cls.__name__}.chance_outcomes {problem}")
+        return outcomes
+
     def __reduce__(self: AnyRules) -> tuple[Any, ...]:
         # pickled as the game's own class, guarded again when it is read back
-        return _guarded_instance, (cls, self.__dict__.copy())
+        return _guarded_instance, (cls, self.__dict__.copy(), game)
 
-    methods = {"current_player": current_player, "legal_actions": legal_actions, "view": view,
-               "__reduce__": __reduce__, "__module__": cls.__module__,
-               "__qualname__": cls.__qualname__, "__doc__": cls.__doc__}
+    methods = {"name": game, "current_player": current_player, "legal_actions": legal_actions,
+               "view": view, "chance_outcomes": chance_outcomes, "__reduce__": __reduce__,
+               "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+               "__doc__": cls.__doc__}
     return type(cls.__name__, (cls,), methods)
 
 
-_GUARDED: dict[type, type] = {}
+def _chance_problem(outcomes: Any) -> str | None:
+    """What is wrong with chance outcomes as a game listed them, in words; None when they are
+    (Action, probability) pairs whose probabilities are positive and sum to 1."""
+    if not isinstance(outcomes, (list, tuple)):
+        return f"returned {_short_repr(outcomes)}, not a list of (outcome, probability) pairs"
+    total = 0.0
+    for place, pair in enumerate(outcomes, start=1):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            return f"listed {_short_repr(pair)}, not an (outcome, probability) pair"
+        outcome, probability = pair
+        if not isinstance(outcome, Action):
+            return f"listed {_short_repr(outcome)}, which is not an Action"
+        if (isinstance(probability, bool) or not isinstance(probability, numbers.Real)
+                or not math.isfinite(probability) or probability <= 0):
+            return (f"gave outcome {place} ({outcome}) the probability "
+                    f"{_short_repr(probability)}: each probability must be a positive, finite "
+                    "number")
+        total += float(probability)
+    if outcomes and abs(total - 1) > PROBABILITY_TOLERANCE:
+        return f"gave probabilities that sum to {total:g}, not 1"
+    return None
 
 
-def _guarded_class(cls: type[AnyRules]) -> type[AnyRules]:
-    if cls not in _GUARDED:
-        _GUARDED[cls] = _guarded(cls)
-    return _GUARDED[cls]
+_GUARDED: dict[tuple[type, str], type] = {}  # (rules class, game name) -> its guarded class
 
 
-def _guarded_instance(cls: type[AnyRules], attributes: dict[str, Any]) -> AnyRules:
-    rules = object.__new__(_guarded_class(cls))
+def _guarded_class(cls: type[AnyRules], game: str) -> type[AnyRules]:
+    if (cls, game) not in _GUARDED:
+        _GUARDED[cls, game] = _guarded(cls, game)
+    return _GUARDED[cls, game]
+
+
+def _guarded_instance(cls: type[AnyRules], attributes: dict[str, Any],
+                      game: str | None = None) -> AnyRules:
+    rules = object.__new__(_guarded_class(cls, game or cls.name))
     rules.__dict__.update(attributes)
     return rules
 
@@ -125,14 +173,16 @@ def _guarded_instance(cls: type[AnyRules], attributes: dict[str, Any]) -> AnyRul
 def _rules_part(entry: GameEntry) -> type[AnyRules]:
     """The rules class a registered game is played with (guarded when it comes from outside)."""
     cls = _load(entry, "rules")
-    return cls if BUILT_IN_GAMES.get(entry.name) == entry else _guarded_class(cls)
+    return cls if BUILT_IN_GAMES.get(entry.name) == entry else _guarded_class(cls, entry.name)
 
 
 def register(rules: Any, target: Any = None, *, name: str | None = None, board: Any = None,
              hooks: Any = None) -> None:
-    """Register a game: its rules class (or "module:Class"), and optionally its board class and
-    playtest hooks. The game's name is `rules.name` unless `name=` is given. Registering a name
-    again replaces the game (a notebook cell run twice).
+    """Register a game: its rules class (or "module:Class"), and optionally its board class (a
+    subclass of aloftnb.Board) and playtest hooks. The game's name is `rules.name` unless `name=`
+    is given; then the game plays under that name everywhere (matches and their saves, boards,
+    simulate, the adapters), and one class may be registered under several names. Registering a
+    name again replaces the game (a notebook cell run twice).
 
     The older form `register("name", "module:RulesClass")` still works.
     """
@@ -197,14 +247,22 @@ def _check_entry(entry: GameEntry) -> AnyHooks:
         raise InvalidGame(f"{where}: {rules.__name__}.option_spec must map option names to "
                           "aloftnb Option values")
     board = loaded["board"]
-    if board is not None and not isinstance(board, type):
-        raise InvalidGame(f"{where}: board must be a board class, not {board!r:.60}")
+    if board is not None and not _is_board_class(board):
+        given = board.__qualname__ if isinstance(board, type) else _short_repr(board)
+        raise InvalidGame(f"{where}: board must be a subclass of aloftnb.Board (or None for the "
+                          f"generic board), not {given}")
     try:
         rules.describe()  # what games() lists: it must work for every registered game
     except Exception as exc:
         raise InvalidGame(f"{where}: {rules.__name__}.describe() failed: "
                           f"{type(exc).__name__}: {exc}") from None
     return adopt_hooks(loaded["hooks"], where)
+
+
+def _is_board_class(value: Any) -> bool:
+    """Whether `value` is aloftnb's Board or a subclass of it, found in its MRO by name."""
+    return isinstance(value, type) and any(
+        f"{base.__module__}.{base.__qualname__}" == BOARD_CLASS for base in value.__mro__)
 
 
 def on_register(callback: Any) -> None:
