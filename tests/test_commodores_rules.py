@@ -1187,10 +1187,10 @@ def test_goal_checks_that_reuse_their_last_answer_look_again_when_the_map_or_sea
 def test_rulings_option_new_matches_take_the_current_rulings_and_older_saves_the_first():
     from pathlib import Path
 
-    assert new().rules.options["rulings"] == 2
+    assert new().rules.options["rulings"] == 3
     assert new(rulings=1).rules.options["rulings"] == 1
     with pytest.raises(InvalidOptions, match="rulings"):
-        new(rulings=3)
+        new(rulings=4)
     saved = Path(__file__).parent / "saves" / "v2" / "commodores-3p-mid-forced.json"
     old = aloftnb.Match.from_json(saved.read_text("utf-8"))
     assert old.rules.options["rulings"] == 1  # written before the option: the old rulings

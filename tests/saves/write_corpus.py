@@ -74,6 +74,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int | None, bool, bool]] = [
     ("cloudspire-form2-2p-end", "cloudspire", 2, {"waves": 2}, None, False, True),
     # Competitive 4-player games on the map's competitive gates (gate_layout, issue 21).
     ("cloudspire-balanced-gates-4p-mid-forced", "cloudspire", 4, {}, 120, True, False),
+    # Sky commodores' rulings 3 (the centre merchant is never cut off), the default from
+    # December 2026. commodores-rulings2-centre-cut-off-mid.json beside them is no case here:
+    # a scripted save written before rulings 3, whose terraform left the centre alone.
+    ("commodores-rulings3-3p-mid-forced", "commodores", 3, {}, 60, True, True),
 ]
 
 

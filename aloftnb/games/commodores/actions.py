@@ -144,6 +144,6 @@ def rulings_problem(rulings: int, data: Any) -> str | None:
         return ("an explore takes only pay: the top hex is drawn first, then you place it "
                 "with place_hex (the explore with a space is the game's rulings=1)")
     if rulings < 2 and kind == "place_hex":
-        return ("place_hex belongs to rulings 2; under rulings 1 an explore names its space "
-                "before the draw")
+        return ("place_hex belongs to rulings 2 and later; under rulings 1 an explore names its "
+                "space before the draw")
     return None

@@ -59,11 +59,14 @@ def check_state(rules: CommodoresRules, s: CommodoresState) -> None:  # noqa: C9
     def filled(space: int) -> bool:
         return s.hexes[space] is not None or space == filling
 
+    # The centre may touch nothing only under the rulings that let a terraform cut it off.
+    lone_centre_allowed = rules.rulings < 3
     for space, h in enumerate(s.hexes):
-        if h is None or space == 0:
+        if h is None or (space == 0 and lone_centre_allowed):
             continue
         if not any(filled(o) for o in geo.space_neighbours[space]):
-            raise InvalidState(f"the hex at {geo.space_name(space)} touches no other hex")
+            what = "the centre hex" if space == 0 else "the hex"
+            raise InvalidState(f"{what} at {geo.space_name(space)} touches no other hex")
         if h.kind in rules.res_index and h.number == 0 and any(s.tokens) and \
                 not (s.step == DRAW_NUMBER and s.target == space):
             raise InvalidState(f"the resource hex at {geo.space_name(space)} has no number")
@@ -78,8 +81,8 @@ def check_state(rules: CommodoresRules, s: CommodoresState) -> None:  # noqa: C9
         raise InvalidState("drawn names the hex waiting to be placed, at the place_hex step "
                            "only")
     if rules.rulings < 2 and s.step == PLACE_HEX:
-        raise InvalidState("the place_hex step belongs to rulings 2 (under rulings 1 the "
-                           "explorer names the space before the draw)")
+        raise InvalidState("the place_hex step belongs to rulings 2 and later (under "
+                           "rulings 1 the explorer names the space before the draw)")
     for lv in rules.leviathan_ids:
         if on_map.get(lv) and lv not in s.seen:
             raise InvalidState(f"leviathan {lv} is on the map, so it must be in seen")

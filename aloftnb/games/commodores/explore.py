@@ -156,7 +156,8 @@ def placements(rules: CommodoresRules, s: CommodoresState) -> list[int]:
     """Rulings 2: the spaces where the hex just drawn may go. An exploration places it in
     any empty space the acting ship touches. RULING: a terraform's new hex goes, "as if
     exploring", in any empty space the ship touches, the freed one included, except a
-    space that would leave a ship or a hex touching nothing (the freed space never does)."""
+    space that would leave a ship or a hex touching nothing (the freed space never does;
+    the centre counts from rulings 3 on)."""
     if s.active < 0:
         return []
     hexes, geo = s.hexes, rules.geometry
@@ -176,10 +177,14 @@ def strands(rules: CommodoresRules, s: CommodoresState, freed: int, space: int) 
         if ship.corner in geo.space_corners[freed] and not any(
                 hexes[sp] is not None for sp in geo.corner_spaces[ship.corner]):
             return f"ship {ship_name(ship)} would touch no hex"
+    # RULING (rulings 3): the centre hex is no exception: left alone, its ships could never
+    # fly off it and no other ship could reach it. Rulings 2 let it be cut off.
+    centre_counts = rules.rulings >= 3
     for sp in (space, *geo.space_neighbours[freed]):
-        if sp and hexes[sp] is not None and not any(
+        if (sp or centre_counts) and hexes[sp] is not None and not any(
                 hexes[o] is not None for o in geo.space_neighbours[sp]):
-            return f"the hex at {geo.space_name(sp)} would touch no other hex"
+            what = "the centre hex" if sp == 0 else "the hex"
+            return f"{what} at {geo.space_name(sp)} would touch no other hex"
     return ""
 
 

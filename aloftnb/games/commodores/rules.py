@@ -114,7 +114,7 @@ FLOW = Flow(
                         text="a number token is drawn for the resource hex just placed"),
                   Stage(PLACE_HEX, actions=("place_hex",), legal=explore.place_hex_legal,
                         on=explore.on_place_hex,
-                        text="rulings 2: the explorer places the hex just drawn"),
+                        text="from rulings 2 on: the explorer places the hex just drawn"),
               )),
     ),
     phase_field="", stage_field="step", ended=OVER, ended_phase="ships",
@@ -189,12 +189,18 @@ class CommodoresRules(CatalogueRules[Catalogue], Rules[CommodoresState, Commodor
         "catch_up": Option("catch_up", 0, "later seats start with more: seat k takes "
                            "1 + (k x catch_up + 1) // 2 free resources at set-up (0: one each, "
                            "as the text says)", check=int_between(0, 4), quiet_default=True),
-        # Rule changes after saves were written: 1 = the rulings as first published (saves
-        # written before this option replay with them), 2 = the current rulings (the rules page
-        # lists what changed).
-        "rulings": Option("rulings", 2, "which rulings apply: 2 the current ones, 1 those "
-                          "before issue 19 (saves written before the option load with 1)",
-                          choices=(1, 2), older_saves=1),
+        # Rule changes after saves were written: a save keeps the rulings it was played by
+        # (those written before this option replay with 1); new matches get the current ones.
+        # The rules page lists what each value changed.
+        "rulings": Option("rulings", 3, "which rulings apply: 3, the current ones; 2, those "
+                          "played from the rules audit of November 2026 to December 2026, "
+                          "under which a terraform could leave the centre merchant touching "
+                          "no other hex; 1, those before that audit, under which an "
+                          "exploration named its space before the hex was drawn, a felled "
+                          "leviathan could be terraformed with the stack empty and a player "
+                          "could record more than three goals (saves written before the "
+                          "option load with 1 and replay as they were played)",
+                          choices=(1, 2, 3), older_saves=1),
     }
 
     @classmethod
