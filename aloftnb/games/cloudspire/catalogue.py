@@ -142,7 +142,8 @@ class MapData:
     landmarks: tuple[str, ...]
     earthscape_slots: tuple[str, ...]
     gates: dict[int, tuple[str, ...]]  # factions in play -> gate hexes, seat order
-    # Competitive games' own gates (issue 21), for the counts listed; the rest use `gates`.
+    # Competitive games' own gates, placed so that no seat is favoured, for the counts
+    # listed; the rest use `gates`.
     competitive_gates: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 

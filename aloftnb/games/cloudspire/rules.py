@@ -164,9 +164,13 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         "onslaught_rounds": Option("onslaught_rounds", 8, "rounds after which a wave's "
                                    "onslaught ends even if minions remain",
                                    check=int_between(1, 30)),
-        "rulings": Option("rulings", 2, "which rulings apply: 2, the current ones; 1, those "
-                          "before the rules audit of issue 19 (saves written before this "
-                          "option load with 1 and replay as they were played)",
+        "rulings": Option("rulings", 2, "which rulings apply: 2, the current ones; 1, the "
+                          "rulings as they were before the rules audit of November 2026, when "
+                          "a displaced hero could be pushed onto the sky, a land minion "
+                          "revealed on the sky stayed there, each faction could buy an "
+                          "earthscape every wave and a unit on the sky was out of every "
+                          "spire's range (saves written before this option load with 1 and "
+                          "replay as they were played)",
                           choices=(1, 2), older_saves=1),
         "difficulty": Option("difficulty", "normal", "solo and cooperative games: how strong "
                              "the faction the rules play is (easy, normal, hard; learning is "
@@ -181,11 +185,13 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         # before it replays on the new gates, as after any change of the shipped data).
         "gate_layout": Option("gate_layout", "balanced", "where the gates stand and who sits "
                               "at them in competitive games: balanced, the map's "
-                              "competitive_gates (issue 21; a count they leave out uses the "
-                              "map's gates) and the catalogue's lineups; original, the map's "
-                              "gates and the first two factions in turn (saves written before "
-                              "the option load with it). Solo and cooperative games always use "
-                              "the map's gates",
+                              "competitive_gates (chosen in the balance pass of November 2026 "
+                              "so that every seat wins about as often; a count they leave out "
+                              "uses the map's gates) and the catalogue's lineups; original, the "
+                              "map's gates and the first two factions in turn, as every game "
+                              "was set up before that pass (saves written before the option "
+                              "load with it). Solo and cooperative games always use the map's "
+                              "gates",
                               choices=("balanced", "original"), older_saves="original",
                               quiet_default=True),
         "catalogue": CATALOGUE.option("map, factions, market, events and landmarks: a dict or "
@@ -213,9 +219,9 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
                                  information="imperfect", utility="win_loss", cooperative=True,
                                  simultaneous=True)
         cat = self.catalogue
-        # RULING (competitive gates, issue 21): competitive games stand on the map's own
-        # competitive gates where it lists them (the 3- and 4-player gates of the original
-        # layout favoured some seats); solo and cooperative games, whose difficulty levels were
+        # RULING (competitive gates): competitive games stand on the map's own competitive
+        # gates where it lists them (the 3- and 4-player gates of the original layout favoured
+        # some seats); solo and cooperative games, whose difficulty levels were
         # tuned on them, and gate_layout "original" (older saves) on the map's gates.
         gates = cat.map.gates
         if (self.mode == "competitive" and opts["gate_layout"] == "balanced"
@@ -279,8 +285,8 @@ class CloudspireRules(CatalogueRules[Catalogue], Rules[CloudspireState, Cloudspi
         if chosen is None:
             # RULING (default lineups): the catalogue's lineup for the mode and seats, if it
             # names one; otherwise seats take its factions in turn (seat 0 the first). The
-            # original competitive layout (saves written before issue 21's) takes the first two
-            # factions in turn, as every competitive game did then.
+            # original competitive layout (saves written before the lineups existed) takes the
+            # first two factions in turn, as every competitive game did then.
             lineup = self.catalogue.lineups.get(self.mode, {}).get(self.players)
             if self.mode == "competitive" and self.options["gate_layout"] == "original":
                 lineup = None if lineup is None else tuple(listed[f % 2].id for f in
