@@ -27,6 +27,7 @@ CONFIGURATIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("commodores", {"players": 5}),
     ("commodores", {"players": 2, "two_players": True}),
     ("commodores", {"players": 3, "rulings": 1}),
+    ("commodores", {"players": 3, "rulings": 2}),
     ("cloudspire", {"players": 2}),
     ("cloudspire", {"players": 3}),
     ("cloudspire", {"players": 4}),
