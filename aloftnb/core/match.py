@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import inspect
 import json
 import secrets
+import threading
 import warnings
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..errors import AloftnbError, IllegalAction, InvalidSave, InvalidState
 from .action import Action
@@ -40,6 +42,17 @@ if TYPE_CHECKING:
 
 CHANCE_STEP_LIMIT = 100_000  # chance steps in a row before the match gives up (a rules bug)
 
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _locked(method: Method) -> Method:
+    """The method holds the match's lock: no other thread's call comes between its steps."""
+    @functools.wraps(method)
+    def locked(self: Match, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return cast(Method, locked)
+
 
 class Match:
     """A game in progress. Create one with `aloftnb.new_match(game, players=..., seed=...)`."""
@@ -53,6 +66,7 @@ class Match:
             raise AloftnbError(f"seed {problem}")
         if not isinstance(auto_chance, bool):
             raise AloftnbError(f"auto_chance must be True or False, not {auto_chance!r:.60}")
+        self._lock = threading.RLock()
         self.rules = rules
         self.seed = seed
         self._timeline: list[tuple[HistoryEntry, Any]] = []
@@ -65,6 +79,24 @@ class Match:
         # Set by `replay`: how far the decisions of the match it replays were played again.
         self.replay_report: str | None = None
         self._settle()
+
+    # -- one writer at a time -------------------------------------------------------------------
+    @property
+    def lock(self) -> threading.RLock:
+        """The re-entrant lock every change, read of several parts (a save) and notification
+        holds: a cell, a board and a bot may share a match. `with match.lock:` makes calls one."""
+        return self._lock
+
+    @_locked
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy or pickle: the match at one moment, with its own lock and no listeners (a fork)
+        data = {**self.__dict__, "_timeline": list(self._timeline), "_listeners": [],
+                "played_by": dict(self.played_by)}
+        del data["_lock"]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data, _lock=threading.RLock())
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -81,6 +113,7 @@ class Match:
         return copy.deepcopy(self.rules.options)
 
     @property
+    @_locked
     def state(self) -> Any:
         """The current immutable state snapshot (`.to_dict()` gives plain JSON data)."""
         return self._timeline[self._position - 1][1] if self._position else self._initial
@@ -124,12 +157,12 @@ class Match:
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The outcomes of the chance step the game is at, with their probabilities."""
-        if not self.is_chance:
+        if not self.rules.is_chance(state := self.state):
             raise IllegalAction("this is not a chance step: nothing is drawn or rolled now")
         if self.rules.traits.chance != "explicit":
             raise IllegalAction(f"{self.game}'s chance outcomes are too many to list; force one "
                                 "with match.force(...) or draw one with match.resolve_chance()")
-        return list(self.rules.chance_outcomes(self.state))
+        return list(self.rules.chance_outcomes(state))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as `seat` may see it; hidden information removed (None: a spectator)."""
@@ -138,15 +171,18 @@ class Match:
         return self.rules.view(self.state, seat)
 
     @property
+    @_locked
     def history(self) -> list[HistoryEntry]:
         """Who played what, up to the current position (undone steps are not included)."""
         return [_handed_out(entry) for entry, _ in self._timeline[: self._position]]
 
     @property
+    @_locked
     def timeline(self) -> list[HistoryEntry]:
         """Every step, including undone ones that redo would bring back."""
         return [_handed_out(entry) for entry, _ in self._timeline]
 
+    @_locked
     def state_at(self, position: int) -> Any:
         """The state after `position` steps of the timeline (0 is the start)."""
         if whole_number_problem(position, 0, len(self._timeline)):
@@ -168,10 +204,12 @@ class Match:
         return True
 
     @property
+    @_locked
     def can_redo(self) -> bool:
         return self._position < len(self._timeline)
 
     # -- changing ------------------------------------------------------------------------------
+    @_locked
     def play(self, action: Any) -> Action:
         """Play an Action or its dict for the current player.
 
@@ -197,6 +235,7 @@ class Match:
         return self._auto_chance
 
     @auto_chance.setter
+    @_locked
     def auto_chance(self, on: bool) -> None:
         if not isinstance(on, bool):
             raise AloftnbError(f"auto_chance must be True or False, not {on!r}")
@@ -208,6 +247,7 @@ class Match:
         elif changed:
             self._notify("auto_chance")  # a setting, not a step: boards show their switch
 
+    @_locked
     def force(self, outcome: Any) -> Action:
         """Choose the outcome of the chance step the game is at ("the die shows 6").
 
@@ -224,6 +264,7 @@ class Match:
         self._notify("chance")
         return chosen
 
+    @_locked
     def resolve_chance(self) -> Action:
         """Draw the outcome of the chance step the game is at, from the match's seed."""
         state = self.state
@@ -274,6 +315,7 @@ class Match:
     def _phase_name(self, state: Any) -> str:
         return self.rules.phase(state) if len(self.rules.phases) > 1 else ""
 
+    @_locked
     def set_state(self, state: Any) -> None:
         """Install a state (a dict or a state object) after validating it; undo reverts it."""
         if isinstance(state, dict):
@@ -288,6 +330,7 @@ class Match:
         self._settle()
         self._notify("edit")
 
+    @_locked
     def edit(self, **changes: Any) -> None:
         """Change parts of the state: top-level keys are replaced; dict values are updated by key.
 
@@ -306,6 +349,7 @@ class Match:
                 data[key] = value
         self.set_state(data)
 
+    @_locked
     def undo(self, steps: int = 1) -> None:
         """Take back the last `steps` decisions (actions, edits, forced outcomes), with the chance
         outcomes drawn after each."""
@@ -313,6 +357,7 @@ class Match:
             raise AloftnbError(f"cannot undo {steps} step(s): steps must be >= 0")
         self.goto(self.undo_target(steps))
 
+    @_locked
     def redo(self, steps: int = 1) -> None:
         """Bring back `steps` undone decisions, with the chance outcomes drawn after each."""
         _check_steps(steps)
@@ -325,6 +370,7 @@ class Match:
                 target += 1
         self.goto(target)
 
+    @_locked
     def undo_target(self, steps: int = 1, skip: Callable[[Any], bool] | None = None) -> int:
         """The position `undo(steps)` goes to. `skip(state)` marks positions to step back over
         as well (a board passes "a bot is to play there", to go back to a person's turn)."""
@@ -347,6 +393,7 @@ class Match:
         """Whether the step after `position` is a drawn (not forced) chance outcome."""
         return position < len(self._timeline) and not self._timeline[position][0].is_decision
 
+    @_locked
     def goto(self, position: int) -> None:
         """Jump to any point of the timeline (0 is the start), e.g. to replay a game."""
         if not is_whole_number(position):
@@ -359,13 +406,8 @@ class Match:
 
     def fork(self) -> Match:
         """An independent copy at the current position, to try a what-if."""
-        other = Match.__new__(Match)
-        other.rules, other.seed, other._initial = self.rules, self.seed, self._initial
-        other._timeline = self._timeline[: self._position]
-        other._position = self._position
-        other._listeners = []
-        other._auto_chance = self._auto_chance
-        other.played_by = dict(self.played_by)
+        other = copy.copy(self)  # at one moment, without listeners (__getstate__)
+        del other._timeline[other._position :]
         other.replay_report = None
         return other
 
@@ -383,14 +425,16 @@ class Match:
         `replay_report` on the new match says how many decisions were played again and, if it
         stopped early, which one was refused and why. This match is not changed.
         """
-        if upto is None:
-            upto = self._position
-        if whole_number_problem(upto, 0, len(self._timeline)):
-            raise AloftnbError(f"upto must be 0..{len(self._timeline)}, not {upto!r:.60}")
+        with self._lock:  # what is replayed is read at one moment; the replay needs no lock
+            upto = self._position if upto is None else upto
+            if whole_number_problem(upto, 0, len(self._timeline)):
+                raise AloftnbError(f"upto must be 0..{len(self._timeline)}, not {upto!r:.60}")
+            entries = [entry for entry, _ in self._timeline[:upto]]
+            upto_state, auto_chance = self.state_at(upto), self._auto_chance
+            played_by = dict(self.played_by)
         rules = make_rules(self.game, self.players, **{**self.rules.options, **options})
         other = Match(rules, self.seed, auto_chance=False)
-        other.played_by = dict(self.played_by)
-        entries = [entry for entry, _ in self._timeline[:upto]]
+        other.played_by = played_by
         decisions = [(number, entry) for number, entry in enumerate(entries, start=1)
                      if entry.is_decision]
         replayed = 0
@@ -420,10 +464,10 @@ class Match:
             # The draws that followed the last decision replayed (as many as there were).
             other._draw_pending(limit=upto - previous)
             if not options and (other._position != upto or other.rules.state_data(other.state)
-                                != self.rules.state_data(self.state_at(upto))):
+                                != self.rules.state_data(upto_state)):
                 stopped = (f"the replay reached step {other._position}, not the position "
                            f"{upto} it replays, or another state there")
-        other._auto_chance = self._auto_chance
+        other._auto_chance = auto_chance
         if other._auto_chance:
             other._settle()
         total = len(decisions)
@@ -446,6 +490,7 @@ class Match:
         self._position += 1
 
     # -- observers (boards) --------------------------------------------------------------------
+    @_locked
     def subscribe(self, callback: Callable[[Match, str], None]) -> Callable[[], None]:
         """Call `callback(match, change)` after every change. Bound methods are held weakly."""
         if not callable(callback):
@@ -455,13 +500,17 @@ class Match:
         self._listeners.append(ref)
 
         def unsubscribe() -> None:
-            if ref in self._listeners:
-                self._listeners.remove(ref)
+            with self._lock:
+                if ref in self._listeners:
+                    self._listeners.remove(ref)
 
         return unsubscribe
 
     def _notify(self, change: str) -> None:
-        for ref in list(self._listeners):
+        """Tell every listener (callers hold the lock), even when one fails: a failure is a
+        warning once all have heard, since the change is made and raising would say refused."""
+        failures = []
+        for ref in list(self._listeners):  # a copy: a listener may (un)subscribe as it hears
             callback = ref() if isinstance(ref, weakref.WeakMethod) else ref
             if callback is None:
                 self._listeners.remove(ref)
@@ -469,10 +518,13 @@ class Match:
             try:
                 callback(self, change)
             except Exception as exc:  # the change is made; a broken listener must not hide that
-                warnings.warn(f"a listener of this match failed after a {change}: {exc!r}",
-                              RuntimeWarning, stacklevel=3)
+                name = getattr(callback, "__qualname__", type(callback).__name__)
+                failures.append(f"a match listener ({name}) failed after a {change}: {exc!r}")
+        for failure in failures:
+            warnings.warn(failure, RuntimeWarning, stacklevel=4)  # play's caller
 
     # -- saving --------------------------------------------------------------------------------
+    @_locked
     def to_dict(self) -> dict[str, Any]:
         """The save as a dict (core/saves.py holds the format)."""
         return save_dict(self)

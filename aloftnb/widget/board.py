@@ -13,12 +13,15 @@ overrides any of its methods:
 - choices.py: the choices sent to a view that may play (legal actions, chance outcomes).
 - viewer.py: what the viewer may see and read (its view, step texts, the log, news).
 - seats.py: who plays each seat (`SeatControl`), and the threads bots think on.
+
+JupyterLab delivers the front end's messages on a kernel subshell while a cell runs, so a board
+may be asked something while a cell changes its match: a board reads and publishes its match
+only under the match's lock (`Match.lock`), as every intent does, so it never shows half a change.
 """
 
 from __future__ import annotations
 
 import json
-import weakref
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -34,7 +37,7 @@ from ..errors import AloftnbError
 from . import svgpatch
 from .choices import Choices, shared_words
 from .intents import FrontEndIntents
-from .seats import seat_control
+from .seats import WeakBoards, seat_control
 from .viewer import ViewerTexts, check_viewer, clip
 
 _ASSETS = resources.files(__package__)
@@ -134,33 +137,34 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
         if autoplay is not None and not isinstance(autoplay, bool):
             raise AloftnbError(f"autoplay must be True or False, not {autoplay!r:.60}")
         super().__init__()
-        self.match = match
-        self.control = control
-        self._messages = 0
-        self._message_context: tuple | None = None
-        self._played_by: dict[int, str] = dict(getattr(match, "played_by", None) or {})
-        self._revealed_for: int | None = None
-        self._drawing: svgpatch.Drawing | None = None  # `svg` parsed, to diff the next one with
-        self._svg_sent = -1  # the revision of the whole drawing last sent to the front end
-        # The step news was last told up to, the round and phase it told, and the latest change.
-        self._news_told = match.position
-        self._news_where = (match.round, match.phase)
-        self._news_count = 0
-        self._set_viewer(viewer)
-        if bot_delay is not None:
-            control.delay = float(bot_delay)
-        if autoplay is not None:
-            control.autoplay = autoplay
-        control.boards.add(self)
-        self._unsubscribe = match.subscribe(self._on_match_change)
-        self.on_msg(self._on_front_end_message)
-        for seat, bot in chosen.items():
-            if bot is None:
-                control.bots.pop(seat, None)
-            else:
-                control.bots[seat] = bot
-        control._refresh()
-        self.control.schedule()
+        with match.lock:  # no change comes between what the board reads and its subscription
+            self.match = match
+            self.control = control
+            self._messages = 0
+            self._message_context: tuple | None = None
+            self._played_by: dict[int, str] = dict(getattr(match, "played_by", None) or {})
+            self._revealed_for: int | None = None
+            self._drawing: svgpatch.Drawing | None = None  # `svg` parsed, to diff the next one with
+            self._svg_sent = -1  # the revision of the whole drawing last sent to the front end
+            # The step news was last told up to, the round and phase it told, and the latest change.
+            self._news_told = match.position
+            self._news_where = (match.round, match.phase)
+            self._news_count = 0
+            self._set_viewer(viewer)
+            if bot_delay is not None:
+                control.delay = float(bot_delay)
+            if autoplay is not None:
+                control.autoplay = autoplay
+            control.boards.add(self)
+            self._unsubscribe = match.subscribe(self._on_match_change)
+            self.on_msg(self._on_front_end_message)
+            for seat, bot in chosen.items():
+                if bot is None:
+                    control.bots.pop(seat, None)
+                else:
+                    control.bots[seat] = bot
+            control._refresh()
+            self.control.schedule()
 
     # -- the viewer (viewer.py words the game for it) ------------------------------------------
     @t.validate("viewer")
@@ -213,6 +217,17 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
         return ""
 
     # -- publishing ----------------------------------------------------------------------------
+    def notify_change(self, change: Any) -> None:
+        # ipywidgets gathers the traits to send in one set per widget while it holds their sync:
+        # a trait set on another thread meanwhile (a cell's `board.viewer = ...`) would change
+        # that set as it is sent. Under the match's lock, changes to a board come one at a time.
+        match = self.__dict__.get("match")
+        if match is None:
+            super().notify_change(change)
+            return
+        with match.lock:
+            super().notify_change(change)
+
     def _on_match_change(self, match: Match, change: str) -> None:
         self._publish()
 
@@ -226,6 +241,10 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
         return (self.match.position, len(self.match.timeline), self.viewer, self.revealed)
 
     def _publish(self) -> None:
+        with self.match.lock:  # the snapshot of one moment, sent whole
+            self._publish_now()
+
+    def _publish_now(self) -> None:
         match, rules = self.match, self.match.rules
         if self.message.get("text") and self._message_context != self._context():
             self._say("", "")  # the position or the view changed: the old message is stale
@@ -279,15 +298,17 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
 
     # -- the drawing travels whole or as edits (svgpatch.py) -------------------------------------
     def _send_whole_drawing(self) -> None:
-        self.send_state(["svg", "svg_revision"])
-        self._svg_sent = self.svg_revision
+        with self.match.lock:
+            self.send_state(["svg", "svg_revision"])
+            self._svg_sent = self.svg_revision
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # A board shown again (a second cell) starts from the whole current drawing, not from
         # the last one that travelled whole.
-        if self._svg_sent != self.svg_revision:
-            self._send_whole_drawing()
-        return super()._repr_mimebundle_(**kwargs)
+        with self.match.lock:
+            if self._svg_sent != self.svg_revision:
+                self._send_whole_drawing()
+            return super()._repr_mimebundle_(**kwargs)
 
     def _publish_drawing(self, svg: str) -> None:
         """Publish a new drawing as the edits from the previous one, or whole if need be."""
@@ -378,10 +399,11 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
 
     def close(self) -> None:
         if hasattr(self, "_unsubscribe"):  # a board whose construction was refused has no match
-            self._unsubscribe()
-            self.control.boards.discard(self)
-            if not self.control.boards:
-                self.control.cancel()  # the last board of the match went: so does its search
+            with self.match.lock:
+                self._unsubscribe()
+                self.control.boards.discard(self)
+                if not self.control.boards:
+                    self.control.cancel()  # the last board of the match went: so does its search
         super().close()
 
 
@@ -418,7 +440,7 @@ class ZoomableBoard(Board):
 
 
 # Boards whose front end holds an older whole drawing than board.svg (patches came since).
-_boards_with_patches: weakref.WeakSet[Board] = weakref.WeakSet()
+_boards_with_patches = WeakBoards()
 _cell_hook_registered = False
 
 
@@ -426,10 +448,11 @@ def _send_whole_drawings_after_a_cell(*_: Any) -> None:
     """After each cell, a board changed by patches sends its whole drawing once, so the widget
     state saved with a notebook (nbconvert, nbclient) holds the current drawing, not an old one
     that only patches the saver ignores could bring up to date."""
-    for board in list(_boards_with_patches):
-        if board._svg_sent != board.svg_revision:
-            board._send_whole_drawing()
-    _boards_with_patches.clear()
+    for board in _boards_with_patches:
+        with board.match.lock:  # a board's messages may be patching it on a subshell meanwhile
+            _boards_with_patches.discard(board)
+            if board._svg_sent != board.svg_revision:
+                board._send_whole_drawing()
 
 
 def _register_cell_hook() -> None:

@@ -2,6 +2,10 @@
 {"intent": "play", "action": {...}}; a board checks each one's shape, then runs its
 `_intent_<name>` handler, which checks the request against the match and the viewer and applies
 it. A refused intent is said on the board; every message is acknowledged (its `id` echoed).
+
+An intent runs under its match's lock (`Match.lock`): JupyterLab delivers these messages on a
+kernel subshell while a cell may be changing the same match, and a move is checked (whose turn,
+which view) and played on one and the same position.
 """
 
 from __future__ import annotations
@@ -79,15 +83,16 @@ class FrontEndIntents:
         if not ((type(intent_id) is int and abs(intent_id) < 2**53)
                 or (type(intent_id) is str and len(intent_id) <= 40)):
             intent_id = None  # echoed in the ack: only a small id is
-        try:
-            self.handle_intent(content)
-        except AloftnbError as exc:
-            self._say("error", clip(f"refused: {exc}"))
-        except Exception as exc:  # junk from the front end must never break the board
-            self._say("error", clip(f"refused a malformed request ({type(exc).__name__}: "
-                                     f"{str(exc)[:ECHO_LIMIT]})"))
-        finally:
-            self.send({"ack": intent_id})
+        with self.match.lock:  # the refusal is said about the position the intent met
+            try:
+                self.handle_intent(content)
+            except AloftnbError as exc:
+                self._say("error", clip(f"refused: {exc}"))
+            except Exception as exc:  # junk from the front end must never break the board
+                self._say("error", clip(f"refused a malformed request ({type(exc).__name__}: "
+                                         f"{str(exc)[:ECHO_LIMIT]})"))
+            finally:
+                self.send({"ack": intent_id})
 
     def handle_intent(self, content: Any) -> None:
         """Apply one intent from the front end. Raises an AloftnbError saying why it was refused."""
@@ -101,7 +106,8 @@ class FrontEndIntents:
         handler = getattr(self, f"_intent_{intent}", None) if intent.isidentifier() else None
         if handler is None:
             raise AloftnbError(f"unknown intent {intent!r:.60}")
-        handler(content)
+        with self.match.lock:  # whose turn, the view, then the move: one position throughout
+            handler(content)
 
     def _intent_hello(self, content: dict) -> None:
         self._publish()

@@ -83,8 +83,9 @@ class ViewerTexts:
         """The drawing's keys to mark for history steps `steps` (0-based). Games may refine it.
         Steps the viewer may not see are not marked (their keys would name them)."""
         match, keys = self.match, list[str]()
+        history = match.history if steps else []  # once: each read copies the history
         for i in steps:
-            entry = match.history[i]
+            entry = history[i]
             if entry.kind == "action" and entry.action is not None and self.step_seen(entry):
                 before = match.state_at(i)
                 keys.extend(k for k in match.rules.action_path(before, entry.action)
@@ -134,10 +135,10 @@ class ViewerTexts:
         """What history steps `steps` say to this board's viewer, briefly: the chance draws,
         the bots' moves and moves made at other boards (a move a person makes here is not told
         back), each as this viewer may read it (a hidden step never names what it hides)."""
-        match = self.match
+        history = self.match.history if steps else []  # once: each read copies the history
         lines = []
         for i in steps:
-            entry = match.history[i]
+            entry = history[i]
             if (entry.kind == "action" and entry.seat not in self.control.bots
                     and self._can_act(entry.seat)):
                 continue  # played on this board (or one like it) by a person
