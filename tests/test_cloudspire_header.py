@@ -97,3 +97,23 @@ def test_a_chance_step_and_the_end_keep_their_own_words():
     while not match.is_over:
         match.play(rng.choice(match.legal_actions()))
     assert board.status.startswith("Game over. ")
+
+
+def test_the_news_of_a_new_round_names_the_wave_as_the_header_does():
+    """The news a board speaks after a move names a new round's stage with the header's words:
+    it said "Round 9, market phase." in wave 2."""
+    match = aloftnb.new_match("cloudspire", players=2, seed=4)
+    board = match.board(viewer="seat:1")
+    rng = random.Random(4)
+    told = []
+    while not match.is_over and len(match.history) < 900:
+        match.play(rng.choice(match.legal_actions()))
+        text = board.news.get("text", "") if board.news else ""
+        if not told or text != told[-1]:
+            told.append(text)
+    stages = [line for text in told for line in re.findall(r"Wave \d+ of \d+, \w+ phase", text)]
+    assert stages, "no news named a stage"
+    assert not any(re.search(r"\bRound \d+", text) for text in told), told
+    named = [WAVE.match(stage) for stage in stages]
+    assert "onslaught" in {found.group(3) for found in named}
+    assert len({found.group(1) for found in named}) >= 2  # the news follows the game's waves

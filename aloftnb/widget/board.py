@@ -375,6 +375,13 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
     def reveal_text(self) -> str:
         return ""
 
+    def where_text(self) -> str:
+        """The stage of the game the header and the news name ("Round 3, build phase"); a game
+        whose board names its stages otherwise (Cloudspire's waves) overrides it."""
+        match = self.match
+        return f"Round {match.round}" + (f", {match.phase} phase" if len(match.rules.phases) > 1
+                                         else "")
+
     def status_text(self) -> str:
         match = self.match
         if match.is_over:
@@ -382,9 +389,7 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
             won = ", ".join(f"seat {p}" for p in match.winners())
             return f"Game over. Scores {scores}. Winner: {won}."
         seat = match.current_player
-        rules = match.rules
-        where = f"Round {match.round}" + (f", {match.phase} phase" if len(rules.phases) > 1
-                                          else "")
+        where = self.where_text()
         if seat == CHANCE:
             chooser = ("choose the outcome below, or draw one" if self.viewer == "designer"
                        else "the designer view chooses it")

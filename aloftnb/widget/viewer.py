@@ -46,6 +46,8 @@ class ViewerTexts:
         _news_where: tuple[int, str]
         _news_count: int
 
+        def where_text(self) -> str: ...
+
     def _viewing_seat(self) -> int | None | str:
         """The seat whose view is shown; "all" for the designer."""
         if self.viewer == "designer":
@@ -160,8 +162,7 @@ class ViewerTexts:
         text = self.news_text(range(told, end))
         if where[0] != self._news_where[0] and not match.is_over:  # a new round (phases
             # come and go with each seat's turn in some games: each line names its phase)
-            phase = f", {match.phase} phase" if len(match.rules.phases) > 1 else ""
-            text = (text + " " if text else "") + f"Round {match.round}{phase}."
+            text = (text + " " if text else "") + f"{self.where_text()}."
         self._news_where = where
         if text:
             self._news_count += 1

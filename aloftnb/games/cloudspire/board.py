@@ -51,20 +51,10 @@ class GameBoard(ZoomableBoard):
 
     # -- the header ----------------------------------------------------------------------------
     def where_text(self) -> str:
-        """The stage of the game as the map's headline names it: the wave, its phase and, in
-        an onslaught, the round and stage ("Wave 2 of 4, build phase")."""
+        """The stage of the game as the map's headline names it, for the header and the news:
+        the wave, its phase and, in an onslaught, the round and stage ("Wave 2 of 4, build
+        phase"). The generic text counts onslaught rounds through the whole game ("Round 9")."""
         return self.game_rules.where_text(self.match.state)
-
-    def status_text(self) -> str:
-        """The generic header, its stage named in waves as on the map. The generic one counts
-        onslaught rounds through the whole game (`match.round`), so it read "Round 6" above a
-        map in wave 2; the rules and the map speak of waves."""
-        text = super().status_text()
-        match = self.match
-        generic = f"Round {match.round}, {match.phase} phase."
-        if not match.is_over and text.startswith(generic):
-            return f"{self.where_text()}.{text[len(generic):]}"
-        return text
 
     # -- hot seat ------------------------------------------------------------------------------
     def reveal_text(self) -> str:
