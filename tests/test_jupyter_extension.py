@@ -44,3 +44,19 @@ def test_connecting_sets_no_delay_on_the_websocket(monkeypatch):
     object.__setattr__(connection, "_trait_values", {"websocket_handler": handler})
     assert extension.NoDelayKernelWebsocketConnection.connect(connection) == "connected"
     assert calls == [True]
+
+
+def test_enabling_writes_a_configuration_jupyter_server_reads(tmp_path):
+    """`python -m aloftnb.jupyter` (binder/postBuild) turns the extension on for a prefix: the
+    file it writes is one jupyter_server reads as enabling it, and the toggle commands can then
+    turn it off and on (they refuse an extension no configuration lists)."""
+    from jupyter_server.extension.config import ExtensionConfigManager
+
+    from aloftnb.jupyter.__main__ import enable
+
+    path = enable(tmp_path)
+    assert path == tmp_path / "etc/jupyter/jupyter_server_config.d/aloftnb.json"
+    manager = ExtensionConfigManager(read_config_path=[str(tmp_path / "etc/jupyter")])
+    assert manager.get_jpserver_extensions() == {"aloftnb.jupyter": True}
+    enable(tmp_path)  # running it twice leaves one setting
+    assert manager.get_jpserver_extensions() == {"aloftnb.jupyter": True}

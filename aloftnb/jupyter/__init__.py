@@ -7,8 +7,9 @@ small replies wait for the browser's delayed ACK (about 33 ms of a 48 ms click h
 
 Turn it on for one server:
     jupyter lab --ServerApp.jpserver_extensions="{'aloftnb.jupyter': True}"
-or for every server of this environment:
-    jupyter server extension enable --sys-prefix aloftnb.jupyter
+or for every server of this environment (__main__.py says why not `jupyter server extension
+enable`, which only toggles an extension some configuration already lists):
+    python -m aloftnb.jupyter
 or, without the extension, by configuration alone:
     --ServerApp.kernel_websocket_connection_class=aloftnb.jupyter.NoDelayKernelWebsocketConnection
 `make lab` and the Binder set-up (binder/postBuild) turn it on.
