@@ -177,6 +177,22 @@ def test_first_games_replay_alike_on_one_process_or_several(evidence):
         evidence_status(evidence, workers=0)
 
 
+def test_a_replay_limit_leaves_the_runs_whose_games_took_longer_unplayed(evidence, monkeypatch):
+    """A notebook replays only the quick runs; the slow ones say None (not replayed), whatever
+    the rules now do, and the quick ones are still checked."""
+    slow = evidence / "runs" / "ahead.json"
+    meta = json.loads(slow.read_text())
+    slow.write_text(json.dumps({**meta, "seconds": 5.0 * meta["games"]}))  # 5 s a game
+    monkeypatch.setattr(DrawRules, "apply", lambda self, s, a: DrawState(1 - a.seat))
+    limited = evidence_status(evidence, replay_limit=1).set_index("run")
+    assert limited.loc["ahead", "replays"] is None and limited.loc["ahead", "stored"]
+    assert limited.loc["ab", "replays"] == False  # noqa: E712 (replayed: the changed rules are caught)
+    everything = evidence_status(evidence).set_index("run")
+    assert everything.loc["ahead", "replays"] == False  # noqa: E712
+    with pytest.raises(AloftnbError, match="replay_limit must be a number of seconds >= 0"):
+        evidence_status(evidence, replay_limit=-1)
+
+
 def test_the_command_replays_on_the_processes_it_is_given(evidence, monkeypatch, capsys):
     from aloftnb.playtest import evidence as module
 

@@ -206,17 +206,27 @@ def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataF
     return meta, pd.read_csv(runs / f"{name}.csv.gz")
 
 
-def evidence_status(directory: str | Path, *, workers: int | None = None) -> pd.DataFrame:
+def evidence_status(directory: str | Path, *, workers: int | None = None,
+                    replay_limit: float | None = None) -> pd.DataFrame:
     """One row a run: whether it is stored, whether its data is today's (`same_data`: the
     options and catalogue data a save records, byte for byte; any change to the shipped data,
     even one this game does not use, makes it False), and whether its first game replays as
     stored on today's rules and data (`replays`: False means the figures may have moved).
-    The first games replay on `workers` processes (default: all cores; 1 plays here)."""
+    The first games replay on `workers` processes (default: all cores; 1 plays here).
+
+    `replay_limit`: replay only the runs whose games took at most this many seconds each when
+    they were measured; the others say None under `replays` (not replayed). A run of MCTS games
+    can take minutes to replay where a notebook's reader is waiting."""
     from .simulation import _process_context, _registered_here
 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
+    if replay_limit is not None and (isinstance(replay_limit, bool)
+                                     or not isinstance(replay_limit, (int, float))
+                                     or not replay_limit >= 0):
+        raise AloftnbError(f"replay_limit must be a number of seconds >= 0, not "
+                           f"{replay_limit!r}")
     rows: list[dict[str, Any]] = []
     to_replay: list[tuple[float, int, Group, Run, pd.DataFrame]] = []  # (cost, row, ...)
     for group in load_groups(directory):
@@ -233,8 +243,10 @@ def evidence_status(directory: str | Path, *, workers: int | None = None) -> pd.
                              _rules_of(group, run)),
                          "replays": False,
                          "measured": meta.get("measured"), "seconds": meta.get("seconds")})
-            if same:
-                cost = float(meta.get("seconds") or 0.0) / max(run.games, 1)
+            cost = float(meta.get("seconds") or 0.0) / max(run.games, 1)
+            if same and replay_limit is not None and cost > replay_limit:
+                rows[-1]["replays"] = None
+            elif same:
                 to_replay.append((cost, len(rows) - 1, group, run, stored.iloc[:1]))
     # The slowest games first, so that no long one is left to play alone at the end.
     to_replay.sort(key=lambda job: -job[0])
