@@ -27,22 +27,25 @@ LAB_FLAGS ?=
 PYTEST_FLAGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-# The one place the notebook checks are configured: every notebook in notebooks/ is re-run in a
-# kernel of this venv and its outputs compared with the committed ones, after the substitutions in
-# tests/nbval_sanitize.cfg (widget model ids, memory addresses, timings, bokeh ids).
-NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
-               --nbval-cell-timeout=600 --nbval-kernel-startup-timeout=120
+# The notebook checks (tests/test_newcomer_environments.py): every notebook in notebooks/ re-run
+# under nbval in a kernel of the venv `make lab` makes, its outputs compared with the committed
+# ones, and re-run in the environment Binder makes from binder/.
+NEWCOMER_TESTS := tests/test_newcomer_environments.py
 PYTEST := $(BIN)/python -m pytest --durations=15
+# pytest on every core (pytest-xdist): the longest tests start first, one on each process
+# (tests/conftest.py); a notebook run under nbval by hand keeps its cells on one (conftest.py).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PARALLEL := -n $(JOBS) --dist loadgroup
 
-.PHONY: help lab test test-fast lint notebooks browser bench-clicks chromium venv clean \
+.PHONY: help lab lab-venv test test-setup test-fast lint notebooks browser bench-clicks chromium venv clean \
         lite lite-serve lite-test npm compiled compiled-if-possible wheel
 
 help:
 	@echo "make lab        open JupyterLab on $(NOTEBOOK) (sets up .venv first)"
-	@echo "make test       the whole suite: unit, property, notebooks (nbval), browser (lite too)"
+	@echo "make test       the whole suite on every core: unit, property, notebooks, browser (lite too)"
 	@echo "make test-fast  unit and property tests only"
 	@echo "make lint       ruff on the package, tests and lite/, mypy on the package (--strict on core, kit, playtest)"
-	@echo "make notebooks  nbval on notebooks/ only"
+	@echo "make notebooks  the notebooks only: nbval in make lab's venv, and a run in Binder's"
 	@echo "make browser    the real-browser tests only"
 	@echo "make bench-clicks  click-to-redraw on every board, stock vs tuned server"
 	@echo "make compiled   compile the rules engines with mypyc (pure Python stays the fallback)"
@@ -59,10 +62,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv --clear $(VENV)
 
 # Stamps: reinstall only when pyproject.toml changes (the install is editable, so code changes
-# need nothing).
+# need nothing). `make lab` installs the notebooks extra, as Binder does (binder/requirements.txt),
+# so every notebook runs where a newcomer opens it (tests/test_newcomer_environments.py builds
+# this venv with `make lab-venv VENV=...` and runs them all in it).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	@echo "==> installing aloftnb (editable) into $(VENV)"
-	$(PIP) install $(PIP_FLAGS) -e .
+	@echo "==> installing aloftnb[notebooks] (editable) into $(VENV)"
+	$(PIP) install $(PIP_FLAGS) -e '.[notebooks]'
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -72,8 +77,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 venv: $(VENV)/.installed-test
 
+lab-venv: $(VENV)/.installed
+
 # -- JupyterLab ----------------------------------------------------------------------------------
-lab: $(VENV)/.installed
+lab: lab-venv
 	@test -f "$(NOTEBOOK)" || { echo "make lab: $(NOTEBOOK) not found" >&2; exit 1; }
 	@echo "==> JupyterLab on $(NOTEBOOK), port $${JUPYTER_PORT:-8888} (JUPYTER_PORT), Ctrl-C to stop"
 	@# root_dir: the repository, so the docs and sources the notebooks link to are in the file
@@ -81,6 +88,10 @@ lab: $(VENV)/.installed
 	$(BIN)/jupyter lab "$(NOTEBOOK)" --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) $(LAB_EXTENSION) $(LAB_FLAGS)
 
 # -- Debian's chromium for the browser tests (never a downloaded browser) ------------------------
+# `make test` sets up chromium and the site's npm side by side: their apt-get runs take turns
+# (two at once fight over dpkg's lock).
+APT_ONE_AT_A_TIME := flock /tmp/aloftnb-apt-get.lock
+
 chromium:
 	@if [ -x "$(CHROMIUM)" ]; then \
 	  echo "==> browser: $(CHROMIUM)"; \
@@ -89,8 +100,8 @@ chromium:
 	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
 	  elif command -v sudo >/dev/null; then sudo="sudo"; \
 	  else echo "make: installing chromium needs root or sudo" >&2; exit 1; fi; \
-	  $$sudo apt-get update -q; \
-	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 \
+	  $$sudo $(APT_ONE_AT_A_TIME) apt-get update -q; \
+	  $$sudo $(APT_ONE_AT_A_TIME) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 \
 	    chromium fonts-liberation; \
 	  test -x /usr/bin/chromium || { echo "make: apt-get gave no /usr/bin/chromium" >&2; exit 1; }; \
 	fi
@@ -132,17 +143,22 @@ endef
 # builds it first (about 40 s from nothing, 15-26 s once build/lite-venv exists).
 test browser: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
 
-test: $(VENV)/.installed-test chromium lite compiled-if-possible
-	$(call run_pytest,notebooks,tests notebooks $(NBVAL_FLAGS),lint)
+# The set-up's two branches run side by side: the venv and then the compiled build on one core,
+# Debian's chromium and then the JupyterLite site (its own venv) on the other.
+test-setup: $(VENV)/.installed-test chromium lite compiled-if-possible
+
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-setup
+	$(call run_pytest,notebooks,tests $(PARALLEL),lint)
 
 lint: $(VENV)/.installed-test
 	$(LINT)
 
 test-fast: $(VENV)/.installed-test
-	$(call run_pytest,,tests -m "not browser")
+	$(call run_pytest,,tests -m "not browser" --ignore=$(NEWCOMER_TESTS) $(PARALLEL))
 
 notebooks: $(VENV)/.installed-test
-	$(call run_pytest,notebooks,notebooks $(NBVAL_FLAGS))
+	$(call run_pytest,notebooks,$(NEWCOMER_TESTS) $(PARALLEL))
 
 browser: $(VENV)/.installed-test chromium lite
 	$(call run_pytest,,tests/browser)
@@ -196,8 +212,8 @@ npm:
 	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
 	  elif command -v sudo >/dev/null; then sudo="sudo"; \
 	  else echo "make: installing npm needs root or sudo" >&2; exit 1; fi; \
-	  $$sudo apt-get update -q; \
-	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 npm; \
+	  $$sudo $(APT_ONE_AT_A_TIME) apt-get update -q; \
+	  $$sudo $(APT_ONE_AT_A_TIME) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 npm; \
 	fi
 
 lite: $(LITE_VENV)/.installed npm

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -13,12 +14,41 @@ import aloftnb
 BROWSER_TESTS = Path(__file__).parent / "browser"
 
 
+def _is_browser_test(item) -> bool:
+    return BROWSER_TESTS in Path(str(item.fspath)).parents
+
+
+# The longest tests start first, one on each of pytest-xdist's processes (it hands out the first
+# tests in turn), so that no long one is left to run alone at the end.
+FIRST = ("test_newcomer_environments.py", "test_evidence_replays.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run after every other test. Playwright's sync API leaves its event loop set
-    as the main thread's running loop for the rest of the session, and a board that finds a
-    running loop thinks off it as it would in a kernel: a test of the no-kernel path that ran
-    after a browser test would see the kernel path instead."""
-    items.sort(key=lambda item: BROWSER_TESTS in Path(str(item.fspath)).parents)
+    """The longest tests first; browser tests after every other test of a process (see
+    _no_leftover_event_loop)."""
+    def order(item) -> int:
+        name = Path(str(item.fspath)).name
+        return FIRST.index(name) if name in FIRST else len(FIRST) + _is_browser_test(item)
+
+    items.sort(key=order)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_event_loop(request):
+    """Playwright's sync API leaves its event loop set as the main thread's running loop for the
+    rest of the session, and a board that finds a running loop thinks off it as it would in a
+    kernel: a test of the no-kernel path that ran after a browser test would see the kernel path
+    instead. Under pytest-xdist a process may get a browser test before others, so every other
+    test runs with no running loop, and Playwright's is put back after it."""
+    if _is_browser_test(request.node):
+        yield
+        return
+    leftover = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(leftover)
 
 
 def _place(match, *, flying=None, riding=None, **changes):
