@@ -33,9 +33,9 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 NEWCOMER_TESTS := tests/test_newcomer_environments.py
 PYTEST := $(BIN)/python -m pytest --durations=15
 # pytest on every core (pytest-xdist): the longest tests start first, one on each process
-# (tests/conftest.py); a notebook run under nbval by hand keeps its cells on one (conftest.py).
+# (tests/conftest.py).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-PARALLEL := -n $(JOBS) --dist loadgroup
+PARALLEL := -n $(JOBS) --dist load
 
 .PHONY: help lab lab-venv test test-setup test-fast lint notebooks browser bench-clicks chromium venv clean \
         lite lite-serve lite-test npm compiled compiled-if-possible wheel
