@@ -31,7 +31,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # under nbval in a kernel of the venv `make lab` makes, its outputs compared with the committed
 # ones, and re-run in the environment Binder makes from binder/.
 NEWCOMER_TESTS := tests/test_newcomer_environments.py
-PYTEST := $(BIN)/python -m pytest --durations=15
+PYTEST := $(BIN)/python -m pytest --durations=30
 # pytest on every core (pytest-xdist): the longest tests start first, one on each process
 # (tests/conftest.py).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)

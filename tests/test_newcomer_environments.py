@@ -100,6 +100,16 @@ def _run_every_notebook(venv: Path, folder: Path, env: dict[str, str]) -> None:
         f"{name} stopped with an error:\n{text}" for name, text in result["failures"].items())
 
 
+def _seconds_per_notebook(report: str) -> str:
+    """Each notebook's seconds under nbval (its cells' set-up, run and teardown, added up) from
+    pytest's --durations report."""
+    seconds: dict[str, float] = {}
+    for spent, name in re.findall(r"^([\d.]+)s \w+\s+notebooks/([\w.-]+\.ipynb)::", report,
+                                  flags=re.MULTILINE):
+        seconds[name] = seconds.get(name, 0.0) + float(spent)
+    return "\n".join(f"{name}: {value:.1f} s" for name, value in sorted(seconds.items()))
+
+
 def _python_for(runtime: str) -> str:
     """The interpreter repo2docker would pick for binder/runtime.txt (`python-X.Y`)."""
     found = re.fullmatch(r"python-(\d+)\.(\d+)", runtime.strip())
@@ -138,10 +148,10 @@ def test_every_notebook_runs_in_the_venv_make_lab_makes(tmp_path):
     env = {**_clean_environment(tmp_path / "home", venv), "JUPYTER_PATH": str(kernels)}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "notebooks", *NBVAL_FLAGS, "-p", "no:cacheprovider",
-         "-p", "no:xdist", "-q", "--durations=20", "-o", "addopts="],
+         "-p", "no:xdist", "-q", "--durations=0", "--durations-min=0", "-o", "addopts="],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=2400,
         stdin=subprocess.DEVNULL)
-    print(done.stdout[-6000:])  # each cell's seconds, for `pytest -s`
+    print(_seconds_per_notebook(done.stdout))  # for `pytest -s`
     assert done.returncode == 0, (
         f"nbval in make lab's venv failed ({done.returncode}):\n{done.stdout[-12000:]}\n"
         f"{done.stderr[-3000:]}")
