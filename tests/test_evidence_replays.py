@@ -12,26 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from aloftnb.playtest.evidence import load_groups, read_run, replays
+from aloftnb.playtest.evidence import (
+    load_groups,
+    measured_as_asked,
+    read_meta,
+    read_run,
+    replays,
+    seconds_a_game,
+)
 
 EVIDENCE = Path(__file__).resolve().parents[1] / "evidence"
 RUNS = [(group, run) for group in load_groups(EVIDENCE) for run in group.runs
         if (EVIDENCE / "runs" / f"{run.name}.json").exists()]
-
-
-def _seconds_a_game(run) -> float:
-    meta, _ = read_run(EVIDENCE, run.name)
-    return float(meta.get("seconds") or 0) / max(run.games, 1)
-
-
-RUNS.sort(key=lambda pair: -_seconds_a_game(pair[1]))  # the slowest start first
-
-
-def _recorded_as_asked(group, run, meta) -> bool:
-    """The stored run was played with the games, seed, bots and options the spec asks for (as
-    evidence_status checks before it replays)."""
-    return (meta.get("games") == run.games and meta.get("seed") == group.seed
-            and meta.get("bots") == run.bots_of(group) and meta.get("options") == run.options)
+# The slowest start first, so that no long one is left to run alone at the end.
+RUNS.sort(key=lambda pair: -seconds_a_game(pair[1], read_meta(EVIDENCE, pair[1].name)))
 
 
 def test_the_evidence_has_runs_to_replay():
@@ -41,6 +35,6 @@ def test_the_evidence_has_runs_to_replay():
 @pytest.mark.parametrize(("group", "run"), RUNS, ids=[run.name for _, run in RUNS])
 def test_the_first_game_of_a_stored_run_replays_as_stored(group, run):
     meta, stored = read_run(EVIDENCE, run.name)
-    assert _recorded_as_asked(group, run, meta), f"{run.name} was stored under another spec"
+    assert measured_as_asked(group, run, meta), f"{run.name} was stored under another spec"
     assert replays(group, run, stored.iloc[:1]), (
         f"{run.name}'s first game no longer ends as stored: the figures may have moved")

@@ -48,7 +48,8 @@ from ..errors import AloftnbError
 from .stats import wilson_interval
 
 __all__ = ["Group", "Run", "evidence_plot", "evidence_status", "evidence_table", "load_groups",
-           "measure", "read_run", "replays", "setting_digest"]
+           "measure", "measured_as_asked", "read_meta", "read_run", "replays", "seconds_a_game",
+           "setting_digest"]
 
 SPEC_FILE = "measurements.json"
 RUNS = "runs"
@@ -199,11 +200,28 @@ def measure(directory: str | Path, names: Iterable[str] | None = None, *,
     return played
 
 
-def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataFrame]:
-    """(how it was measured, its rows) of a stored run."""
+def read_meta(directory: str | Path, name: str) -> dict[str, Any]:
+    """How a stored run was measured (its runs/<name>.json), without reading its rows."""
     runs = Path(directory) / RUNS  # (not with_suffix: a run's name may hold a dot)
     meta: dict[str, Any] = json.loads((runs / f"{name}.json").read_text("utf-8"))
-    return meta, pd.read_csv(runs / f"{name}.csv.gz")
+    return meta
+
+
+def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    """(how it was measured, its rows) of a stored run."""
+    return read_meta(directory, name), pd.read_csv(Path(directory) / RUNS / f"{name}.csv.gz")
+
+
+def measured_as_asked(group: Group, run: Run, meta: Mapping[str, Any]) -> bool:
+    """Whether a stored run was played with the games, seed, bots and options its group asks
+    for (only then can its first game be replayed and compared)."""
+    return (meta.get("games") == run.games and meta.get("seed") == group.seed
+            and meta.get("bots") == run.bots_of(group) and meta.get("options") == run.options)
+
+
+def seconds_a_game(run: Run, meta: Mapping[str, Any]) -> float:
+    """The seconds each of a stored run's games took when it was measured."""
+    return float(meta.get("seconds") or 0.0) / max(run.games, 1)
 
 
 def evidence_status(directory: str | Path, *, workers: int | None = None,
@@ -236,14 +254,13 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
                 rows.append({**row, "stored": False, "same_data": None, "replays": None})
                 continue
             meta, stored = read_run(directory, run.name)
-            same = meta.get("games") == run.games and meta.get("seed") == group.seed \
-                and meta.get("bots") == run.bots_of(group) and meta.get("options") == run.options
+            same = measured_as_asked(group, run, meta)
             rows.append({**row, "stored": True,
                          "same_data": same and meta["setting_digest"] == setting_digest(
                              _rules_of(group, run)),
                          "replays": False,
                          "measured": meta.get("measured"), "seconds": meta.get("seconds")})
-            cost = float(meta.get("seconds") or 0.0) / max(run.games, 1)
+            cost = seconds_a_game(run, meta)
             if same and replay_limit is not None and cost > replay_limit:
                 rows[-1]["replays"] = None
             elif same:
