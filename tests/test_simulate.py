@@ -324,3 +324,31 @@ def test_one_worker_builds_the_rules_once_not_once_per_game(monkeypatch):
     df = simulate("balloons", players=3, games=6, seed=3, workers=1, **QUIET)
     assert len(df) == 6 and (df["error"] == "").all()
     assert built == ["balloons"]
+
+
+def test_a_search_in_a_simulation_asks_the_rules_not_the_runners_one_state_cache():
+    """The runner remembers the last state's legal actions for itself and the bot's first look;
+    a search asks for millions of states once each, so it calls the rules' own method (through
+    the cache, each call costs a copy and a Python frame: a sixth of a Cloudspire search)."""
+    from aloftnb.core.bots import MCTSBot
+    from aloftnb.playtest.runner import GameSpec, worker_rules
+
+    rules = worker_rules(GameSpec("balloons", 3, {}, (RandomBot(),) * 3))
+    asked = {"own": 0}
+    own = rules.legal_actions.uncached
+
+    def counted(state):
+        asked["own"] += 1
+        return own(state)
+
+    rules.legal_actions.uncached = counted
+    state = rules.initial_state(3)
+    while rules.is_chance(state):
+        state = rules.apply(state, rules.sample_chance(state, random.Random(0)))
+    plain = aloftnb.make_rules("balloons", 3)
+    chosen = MCTSBot(iterations=30).choose(rules, state, rules.current_player(state),
+                                           random.Random(1))
+    assert asked["own"] > 30  # every step of every iteration's walk
+    # and the cache changes nothing: the same move as on rules without it
+    assert chosen == MCTSBot(iterations=30).choose(plain, state, plain.current_player(state),
+                                                   random.Random(1))

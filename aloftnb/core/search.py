@@ -45,6 +45,7 @@ def search(rules: Any, state: Any, seat: int, rng: random.Random,
     # A step asks only the seat to move: None exactly when the game is over (the protocol's
     # rule, which the conformance suite checks at every step), so is_over is not called too.
     legal, apply, player_of = rules.legal_actions, rules.apply, rules.current_player
+    legal = getattr(legal, "uncached", legal)  # without a simulation runner's one-state cache
     sample_chance, determinize, draw = rules.sample_chance, rules.determinize, rng.random
     done = 0
     while iterations is None or done < iterations:
