@@ -7,10 +7,13 @@ Fixtures (every test in tests/browser/ is marked `browser`; skip them with `-m "
   every JUPYTER_* / IPYTHONDIR variable pointing into that temporary folder.
   `lab_server.write_notebook("scratch/x.ipynb", [code, ...])` adds a notebook for a test.
 - `chromium` (session): headless /usr/bin/chromium (or $ALOFTNB_CHROMIUM); never a downloaded one.
-- `page` (function): a fresh browser context and page. On failure the test report gets a screenshot
-  path and the browser console.
+- `page` (function): JupyterLab loaded in a page at 1400 x 1000, nothing open in it. Loading
+  JupyterLab costs about 3 s of a core, so a process's tests take turns on one page
+  (`SharedLabPage`): after a test it closes every document, and it is thrown away (the next test
+  loads a new one) when the test failed or left a dialog. On failure the test report gets a
+  screenshot path and the browser console.
 - `lab` (function): helpers on that page, for one notebook at a time:
-      lab.open("notebooks/00-start-here.ipynb")   # ?reset, waits for an idle, connected kernel
+      lab.open("notebooks/00-start-here.ipynb")   # opens it alone, waits for an idle kernel
       lab.run_all()                               # raises NotebookError if a cell failed
       lab.output(".aloftnb-board svg")            # a locator inside the output areas, visible
       lab.run_cell("match.undo()")                # a new cell at the end; returns its outputs
@@ -18,8 +21,8 @@ Fixtures (every test in tests/browser/ is marked `browser`; skip them with `-m "
       kernel.eval_json("match.state.to_dict()")   # a JSON value computed in that kernel
       kernel.execute("match.undo()")              # run code there; returns stdout
       ms = lab.timed_click(".button", until="(root) => ...")  # click -> DOM change, timed in page
-  After each test the page is closed and every kernel is shut down, so the next test that opens the
-  same notebook starts from a fresh kernel.
+  After each test every document is closed and every kernel is shut down, so the next test that
+  opens the same notebook starts from a fresh kernel.
 - `browser_report` (session): `browser_report("text")` adds a line to the "browser timings" section
   printed at the end of the run (timings are printed, never asserted).
 """
@@ -41,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlparse
 
 import pytest
 
@@ -478,6 +481,40 @@ _TIMED_CLICK_SETUP_JS = """
 }"""
 
 
+_LAB_RUNNING_JS = """
+() => !!(window.jupyterapp && window.jupyterapp.shell && window.jupyterapp.commands)"""
+
+# Closes every document and panel in the main area without a prompt (tests never save), so
+# the next test finds JupyterLab as a fresh load leaves it. Returns the documents left open.
+_CLOSE_EVERYTHING_JS = """
+() => {
+  const app = window.jupyterapp;
+  for (const widget of Array.from(app.shell.widgets('main'))) {
+    if (widget.context && widget.context.model) widget.context.model.dirty = false;
+    widget.dispose();
+  }
+  if (document.activeElement && document.activeElement !== document.body) {
+    document.activeElement.blur();
+  }
+  // A launcher may open in the emptied area, as on a fresh load: not a document.
+  return Array.from(app.shell.widgets('main')).filter((w) => w.context).map((w) => w.id);
+}"""
+
+_OPEN_JS = """
+async (path) => {
+  const widget = await window.jupyterapp.commands.execute(
+    'docmanager:open', {path, factory: 'Notebook'});
+  window.jupyterapp.shell.activateById(widget.id);
+}"""
+
+
+def _lab_is_running(page) -> bool:
+    try:
+        return bool(page.evaluate(_LAB_RUNNING_JS))
+    except Exception:  # a closed page, or one still navigating
+        return False
+
+
 def _output_text(outputs: list[dict]) -> str:
     parts = []
     for out in outputs:
@@ -510,11 +547,19 @@ class Lab:
         self._kernels: list[NotebookKernel] = []
 
     def open(self, path: str, timeout: float = 90) -> Lab:
-        """Open a notebook (relative to the server root) and wait for an idle, connected kernel."""
+        """Open a notebook (relative to the server root) and wait for an idle, connected kernel.
+
+        On a page where JupyterLab already runs (the `lab` fixture's), every open document is
+        closed and the notebook opened as a person would from the file browser; on any other
+        page, JupyterLab is loaded on the notebook alone (`?reset`)."""
         if not (self.server.root / path).is_file():
             raise NotebookError(f"no notebook {path} under the test server's root")
         self.path = path
-        self.page.goto(f"{self.server.url}/lab/tree/{quote(path)}?reset")
+        if _lab_is_running(self.page):
+            self.page.evaluate(_CLOSE_EVERYTHING_JS)
+            self.page.evaluate(_OPEN_JS, path)
+        else:
+            self.page.goto(f"{self.server.url}/lab/tree/{quote(path)}?reset")
         self.wait_idle(timeout)
         return self
 
@@ -601,6 +646,8 @@ def pytest_collection_modifyitems(config, items):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
+    if report.when == "call":
+        item._aloftnb_call_report = report  # the lab fixture keeps its page only after a pass
     page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
     if report.when == "call" and report.failed and page is not None and not page.is_closed():
         shot = Path(item.config._aloftnb_artifacts) / f"{item.name}.png"
@@ -681,27 +728,99 @@ def chromium(pytestconfig, tmp_path_factory):
         playwright.stop()
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(PAGE_TIMEOUT_MS)
-    console: list[str] = []
-    page._aloftnb_console = console
-    page.on("console", lambda msg: console.append(f"[{msg.type}] {msg.text}"))
-    page.on("pageerror", lambda exc: console.append(f"[pageerror] {exc}"))
+VIEWPORT = {"width": 1400, "height": 1000}
+
+
+class SharedLabPage:
+    """One JupyterLab page that a process's tests take turns on. Loading JupyterLab costs about
+    3 s of a core, as much as many tests themselves; between tests every document is closed and
+    every kernel shut down, so each test still meets a fresh kernel and nothing open. A test that
+    failed, or left a dialog or a document that would not close, gets the page thrown away and
+    the next test a newly loaded one."""
+
+    def __init__(self, chromium, server: LabServer) -> None:
+        self.chromium, self.server = chromium, server
+        self.page = None
+        self.loads = 0
+
+    def ready(self):
+        """The page, JupyterLab loaded and restored, nothing open, at the usual size."""
+        if self.page is None or self.page.is_closed() or not _lab_is_running(self.page):
+            self.discard()
+            self._load()
+        page = self.page
+        page._aloftnb_console.clear()
+        page.set_viewport_size(VIEWPORT)
+        return page
+
+    def _load(self) -> None:
+        context = self.chromium.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        console: list[str] = []
+        page._aloftnb_console = console
+        page.on("console", lambda msg: console.append(f"[{msg.type}] {msg.text}"))
+        page.on("pageerror", lambda exc: console.append(f"[pageerror] {exc}"))
+        # Every request the page makes beyond this machine, from its load on (nothing may need
+        # the network: tests/browser/test_playtesting_browser.py).
+        outside: list[str] = []
+        page._aloftnb_outside = outside
+        page.on("request", lambda request: outside.append(request.url)
+                if urlparse(request.url).hostname not in ("127.0.0.1", None) else None)
+        page.goto(f"{self.server.url}/lab?reset")
+        page.wait_for_function(_LAB_RUNNING_JS, polling=100)
+        page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+        page.evaluate(_CLOSE_EVERYTHING_JS)
+        self.page = page
+        self.loads += 1
+
+    def after_test(self, failed: bool) -> None:
+        """Close what the test opened; keep the page only if it is as a fresh load leaves it."""
+        page = self.page
+        if page is None:
+            return
+        keep = not failed and not page.is_closed() and _lab_is_running(page)
+        if keep:
+            try:
+                left = page.evaluate(_CLOSE_EVERYTHING_JS)
+                dialogs = page.locator(".jp-Dialog").count()
+                keep = not left and dialogs == 0
+            except Exception:
+                keep = False
+        if not keep:
+            self.discard()
+
+    def discard(self) -> None:
+        if self.page is not None:
+            try:
+                self.page.context.close()
+            except Exception:
+                pass  # already gone with the browser
+            self.page = None
+
+
+@pytest.fixture(scope="session")
+def shared_lab_page(chromium, lab_server, browser_report):
+    shared = SharedLabPage(chromium, lab_server)
     try:
-        yield page
+        yield shared
     finally:
-        context.close()
+        browser_report(f"JupyterLab loaded {shared.loads} times in this process")
+        shared.discard()
 
 
 @pytest.fixture
-def lab(lab_server, page):
+def page(shared_lab_page):
+    return shared_lab_page.ready()
+
+
+@pytest.fixture
+def lab(request, lab_server, page, shared_lab_page):
     helper = Lab(lab_server, page)
     try:
         yield helper
     finally:
         helper.close()
-        page.context.close()
+        report = getattr(request.node, "_aloftnb_call_report", None)
+        shared_lab_page.after_test(failed=report is None or not report.passed)
         lab_server.shutdown_kernels()

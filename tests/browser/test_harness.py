@@ -129,3 +129,29 @@ def test_each_test_gets_a_fresh_kernel_outside_the_repo(lab, lab_server, probe_n
     for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
         value = kernel.eval_json(f"__import__('os').environ.get({name!r})")
         assert value is not None and value.startswith(str(lab_server.base)), (name, value)
+
+
+def test_tests_take_turns_on_one_page_that_is_left_as_a_fresh_load_leaves_it(
+        lab, lab_server, shared_lab_page, probe_notebook):
+    """The harness loads JupyterLab once a process: after a test it closes what the test opened
+    and the next test finds nothing open, at the usual size; after a failure it loads anew."""
+    lab.open(probe_notebook)
+    lab.page.set_viewport_size({"width": 800, "height": 600})
+    lab.run_cell("probe_left_behind = 1")
+    page, loads = lab.page, shared_lab_page.loads
+
+    shared_lab_page.after_test(failed=False)
+    lab_server.shutdown_kernels()
+    again = shared_lab_page.ready()
+    assert again is page and shared_lab_page.loads == loads
+    documents = "() => Array.from(window.jupyterapp.shell.widgets('main')).filter((w) => w.context)"
+    assert again.evaluate(documents + ".length") == 0
+    assert again.viewport_size == {"width": 1400, "height": 1000}
+    lab.open(probe_notebook)  # a fresh kernel: nothing of the last one is left
+    assert lab.kernel().eval_json("'probe_left_behind' in globals()") is False
+
+    shared_lab_page.after_test(failed=True)
+    assert page.is_closed()
+    fresh = shared_lab_page.ready()
+    assert fresh is not page and shared_lab_page.loads == loads + 1
+    lab.page = fresh  # the fixture's teardown closes what is open on the new page
