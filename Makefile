@@ -147,7 +147,21 @@ test browser: export ALOFTNB_LITE_SITE = $(CURDIR)/$(LITE_OUT)
 # Debian's chromium and then the JupyterLite site (its own venv) on the other.
 test-setup: $(VENV)/.installed-test chromium lite compiled-if-possible
 
+# The two environments a newcomer opens the notebooks in (tests/newcomer_environments.py) are
+# built in the background from the start, at low priority: the set-up leaves a core idle much of
+# its time, and their installs take minutes of one. Their tests wait for them.
+NEWCOMER_ENVS := $(CURDIR)/build/newcomer
+define start_newcomer_envs
+	@mkdir -p "$(NEWCOMER_ENVS)"; rm -f "$(NEWCOMER_ENVS)"/*/result.json
+	@for name in lab binder; do \
+	  nohup nice -n 15 $(PYTHON) tests/newcomer_environments.py $$name "$(NEWCOMER_ENVS)" \
+	    > "$(NEWCOMER_ENVS)/$$name.log" 2>&1 < /dev/null & \
+	done; echo "==> building the newcomer environments in the background ($(NEWCOMER_ENVS))"
+endef
+
+test: export ALOFTNB_NEWCOMER_ENVS = $(NEWCOMER_ENVS)
 test:
+	$(start_newcomer_envs)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-setup
 	$(call run_pytest,notebooks,tests $(PARALLEL),lint)
 
@@ -157,7 +171,10 @@ lint: $(VENV)/.installed-test
 test-fast: $(VENV)/.installed-test
 	$(call run_pytest,,tests -m "not browser" --ignore=$(NEWCOMER_TESTS) $(PARALLEL))
 
-notebooks: $(VENV)/.installed-test
+notebooks: export ALOFTNB_NEWCOMER_ENVS = $(NEWCOMER_ENVS)
+notebooks:
+	$(start_newcomer_envs)
+	@$(MAKE) --no-print-directory $(VENV)/.installed-test
 	$(call run_pytest,notebooks,$(NEWCOMER_TESTS) $(PARALLEL))
 
 browser: $(VENV)/.installed-test chromium lite
@@ -230,6 +247,7 @@ lite-test: $(VENV)/.installed-test chromium lite
 	$(call run_pytest,,tests/browser/test_lite.py)
 
 clean:
-	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache build/compiled
+	rm -rf $(VENV) $(LITE_VENV) build/lite build/lite-work build/lite-cache build/compiled \
+	  build/newcomer
 	find aloftnb -name '*.so' -delete; rm -f aloftnb/_compiled.json aloftnb_compiled__mypyc.*
 

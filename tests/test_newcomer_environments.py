@@ -2,8 +2,10 @@
 
 A newcomer opens the notebooks in one of two environments, neither of them the test venv (which
 has every extra): the venv `make lab` makes, and the one Binder (repo2docker) makes from binder/.
-Each test here builds its environment from a clean venv with the project's own files, the way that
-path does, and runs every notebook in notebooks/ top to bottom in a kernel of that environment.
+tests/newcomer_environments.py builds each from a clean venv with the project's own files, the way
+that path does (`make test` starts building both before its own set-up, in the background; run
+alone, each test builds its own), and each test here runs every notebook in notebooks/ top to
+bottom in a kernel of that environment.
 
 In make lab's venv the notebooks run under nbval, which compares every cell's output with the
 committed one (after tests/nbval_sanitize.cfg's substitutions): this is the suite's notebook
@@ -16,17 +18,19 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
+from newcomer_environments import BuildFailed, build, clean_environment, run
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
 KERNEL = "aloftnb-make-lab"
+BUILD_WAIT = 1500  # seconds: the most a test waits for an environment `make test` is building
 # nbval re-runs each notebook in the kernel KERNEL and compares outputs after the substitutions in
 # tests/nbval_sanitize.cfg (widget model ids, memory addresses, timings, bokeh ids).
 NBVAL_FLAGS = ["--nbval", f"--nbval-kernel-name={KERNEL}",
@@ -60,32 +64,35 @@ RUNNER = textwrap.dedent("""
 """)
 
 
-def _clean_environment(home: Path, venv: Path | None = None) -> dict[str, str]:
-    """The shell of a newcomer: no test venv on PATH, Jupyter's and IPython's folders private."""
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "JUPYTER_PATH")
-           and not key.startswith(("PYTEST", "JUPYTER_", "JPY_"))}
-    test_bin = str(Path(sys.prefix) / "bin")
-    paths = [p for p in env.get("PATH", "").split(os.pathsep) if p and p != test_bin]
-    if venv is not None:
-        paths.insert(0, str(venv / "bin"))
-    env["PATH"] = os.pathsep.join(paths)
-    for name, folder in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                         ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
-        (home / folder).mkdir(parents=True, exist_ok=True)
-        env[name] = str(home / folder)
-    env["MPLBACKEND"] = "agg"
-    return env
+def _environment(name: str, tmp_path: Path) -> dict[str, str]:
+    """Environment `name` ("lab" or "binder"), built by newcomer_environments.py: the one `make
+    test` started building before its set-up (ALOFTNB_NEWCOMER_ENVS, waited for), else one built
+    here and now."""
+    shared = os.environ.get("ALOFTNB_NEWCOMER_ENVS")
+    if shared:
+        done = Path(shared) / name / "result.json"
+        deadline = time.monotonic() + BUILD_WAIT
+        while not done.exists():
+            if time.monotonic() > deadline:
+                pytest.fail(f"ALOFTNB_NEWCOMER_ENVS={shared}: no {name} environment after "
+                            f"{BUILD_WAIT} s (`make test` builds it before its set-up)")
+            time.sleep(1)
+        result = json.loads(done.read_text())
+    else:
+        result = build(name, tmp_path / name)
+    if result["status"] == "cannot":
+        pytest.skip(result["message"])
+    assert result["status"] == "built", result["message"]
+    print(f"{name} environment built in {result['seconds']} s")  # for `pytest -s`
+    return result
 
 
 def _run(command: list[str], *, cwd: Path, env: dict[str, str], what: str,
          timeout: float = 1200) -> str:
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-    if done.returncode != 0:
-        pytest.fail(f"{what} failed ({done.returncode}):\n{done.stdout[-4000:]}\n"
-                    f"{done.stderr[-4000:]}")
-    return done.stdout + done.stderr
+    try:
+        return run(command, cwd=cwd, env=env, what=what, timeout=timeout)
+    except BuildFailed as failure:
+        pytest.fail(str(failure))
 
 
 def _run_every_notebook(venv: Path, folder: Path, env: dict[str, str]) -> None:
@@ -110,27 +117,11 @@ def _seconds_per_notebook(report: str) -> str:
     return "\n".join(f"{name}: {value:.1f} s" for name, value in sorted(seconds.items()))
 
 
-def _python_for(runtime: str) -> str:
-    """The interpreter repo2docker would pick for binder/runtime.txt (`python-X.Y`)."""
-    found = re.fullmatch(r"python-(\d+)\.(\d+)", runtime.strip())
-    assert found, f"binder/runtime.txt says {runtime!r}, not python-X.Y"
-    wanted = (int(found[1]), int(found[2]))
-    if sys.version_info[:2] == wanted:
-        return str(Path(sys.base_prefix) / "bin" / f"python{wanted[0]}.{wanted[1]}")
-    other = shutil.which(f"python{wanted[0]}.{wanted[1]}")
-    if other is None:
-        pytest.skip(f"binder/runtime.txt asks for Python {wanted[0]}.{wanted[1]}, not on this "
-                    "machine")
-    return other
-
-
 @pytest.mark.timeout(3000)
 def test_every_notebook_runs_in_the_venv_make_lab_makes(tmp_path):
-    """`make lab-venv` is the install step of `make lab`, run here into a new venv."""
-    venv = tmp_path / "lab-venv"
-    env = _clean_environment(tmp_path / "home")
-    _run(["make", "--no-print-directory", "-C", str(ROOT), "lab-venv", f"VENV={venv}"],
-         cwd=ROOT, env=env, what="make lab-venv")
+    """`make lab-venv` is the install step of `make lab`, run into a new venv."""
+    venv = Path(_environment("lab", tmp_path)["venv"])
+    env = clean_environment(tmp_path / "home")
     assert (venv / ".installed").exists()
     assert not (venv / ".installed-test").exists()
     # Nothing of the test extra came with it: this is not the test venv under another name.
@@ -145,7 +136,7 @@ def test_every_notebook_runs_in_the_venv_make_lab_makes(tmp_path):
         "argv": [str(venv / "bin" / "python"), "-m", "ipykernel_launcher", "-f",
                  "{connection_file}"],
         "display_name": "make lab's venv", "language": "python"}))
-    env = {**_clean_environment(tmp_path / "home", venv), "JUPYTER_PATH": str(kernels)}
+    env = {**clean_environment(tmp_path / "home", venv), "JUPYTER_PATH": str(kernels)}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "notebooks", *NBVAL_FLAGS, "-p", "no:cacheprovider",
          "-p", "no:xdist", "-q", "--durations=0", "--durations-min=0", "-o", "addopts="],
@@ -160,29 +151,14 @@ def test_every_notebook_runs_in_the_venv_make_lab_makes(tmp_path):
 
 @pytest.mark.timeout(3000)
 def test_every_notebook_runs_in_the_environment_binder_makes(tmp_path):
-    """repo2docker, for a repository with binder/requirements.txt, runtime.txt and postBuild:
-    copies the repository in, runs `pip install -r binder/requirements.txt` from its root with
-    the Python runtime.txt names, then runs binder/postBuild (its Python buildpack)."""
+    """repo2docker, for a repository with binder/requirements.txt, runtime.txt and postBuild
+    (newcomer_environments.build_binder says what it does)."""
     binder = ROOT / "binder"
     assert sorted(path.name for path in binder.iterdir()) == [
         "postBuild", "requirements.txt", "runtime.txt"], "binder/ holds an unexpected file"
-    python = _python_for((binder / "runtime.txt").read_text())
-    # The repository as a clone has it: tracked files only (no .venv, no compiled build).
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                             check=True).stdout.decode().split("\0")
-    repo = tmp_path / "repo"
-    for name in filter(None, tracked):
-        if (ROOT / name).is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, repo / name)
-    venv = tmp_path / "binder-env"
-    env = _clean_environment(tmp_path / "home")
-    _run([python, "-m", "venv", str(venv)], cwd=repo, env=env, what="creating the venv")
-    env = _clean_environment(tmp_path / "home", venv)
-    _run([str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "--no-input",
-          "--progress-bar", "off", "-r", "binder/requirements.txt"], cwd=repo, env=env,
-         what="pip install -r binder/requirements.txt")
-    _run(["bash", str(repo / "binder" / "postBuild")], cwd=repo, env=env, what="binder/postBuild")
+    built = _environment("binder", tmp_path)
+    venv, repo = Path(built["venv"]), Path(built["repo"])
+    env = clean_environment(tmp_path / "home", venv)
     extensions = _run([str(venv / "bin" / "jupyter"), "server", "extension", "list"], cwd=repo,
                       env=env, what="jupyter server extension list")
     plain = re.sub(r"\x1b\[[0-9;]*m", "", extensions)  # without its colours

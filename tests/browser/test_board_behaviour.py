@@ -245,7 +245,9 @@ board
     first.locator(".aloft-menu").scroll_into_view_if_needed()
     shot(page, "designer-chance-switch-merged-choice")
     aside.click()
-    wait_until(lambda: kernel.eval_json("[match.position, match.history[-1].forced]") == [1, True],
+    # The click reaches the kernel after a while: until then the history is empty.
+    wait_until(lambda: kernel.eval_json("[match.position, match.history[-1].forced] "
+                                        "if match.history else None") == [1, True],
                what="the forced set-aside")
     lab.run_cell("while match.is_chance and match.legal_actions()[0].type == 'set_aside':\n"
                  "    match.resolve_chance()")
