@@ -6,13 +6,13 @@ runs every notebook in each):
   files, a venv of the Python binder/runtime.txt names, `pip install -r binder/requirements.txt`
   from the copy's root, then binder/postBuild.
 
-    python tests/newcomer_environments.py lab|binder|both FOLDER
+    python tests/newcomer_environments.py lab|binder FOLDER
 
-builds them under FOLDER/lab and FOLDER/binder and writes FOLDER/<name>/result.json, also when a
-step fails (the test reports that step and its output). `make test` starts it in the background,
-at low priority, before its own set-up: installing costs minutes of a core that the set-up leaves
-idle. A test run without it (ALOFTNB_NEWCOMER_ENVS unset) builds them itself. Standard library
-only: it runs with the system Python, before any venv exists.
+builds one under FOLDER/lab or FOLDER/binder and writes FOLDER/<name>/result.json, also when a
+step fails (the test reports that step and its output). `make test` starts it for each in the
+background, at low priority, before its own set-up: installing costs minutes of a core that
+the set-up leaves idle. A test run without it (ALOFTNB_NEWCOMER_ENVS unset) builds its own.
+Standard library only: it runs with the system Python, before any venv exists.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ("lab", "binder")
 
 
 class BuildFailed(Exception):
@@ -142,19 +141,14 @@ def build(name: str, folder: Path) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in (*NAMES, "both"):
+    if len(argv) != 2 or argv[0] not in BUILDERS:
         print(__doc__, file=sys.stderr)
         return 2
-    names = NAMES if argv[0] == "both" else (argv[0],)
-    folder = Path(argv[1]).resolve()
-    for name in names:
-        (folder / name / "result.json").unlink(missing_ok=True)
-    for name in names:
-        result = build(name, folder / name)
-        print(f"==> newcomer environment {name}: {result['status']} in {result['seconds']} s",
-              flush=True)
+    name, folder = argv[0], Path(argv[1]).resolve()
+    result = build(name, folder / name)  # empties folder/name first, result.json with it
+    print(f"==> newcomer environment {name}: {result['status']} in {result['seconds']} s",
+          flush=True)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -23,6 +23,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from newcomer_environments import BuildFailed, build, clean_environment, run
@@ -64,7 +65,7 @@ RUNNER = textwrap.dedent("""
 """)
 
 
-def _environment(name: str, tmp_path: Path) -> dict[str, str]:
+def _environment(name: str, tmp_path: Path) -> dict[str, Any]:
     """Environment `name` ("lab" or "binder"), built by newcomer_environments.py: the one `make
     test` started building before its set-up (ALOFTNB_NEWCOMER_ENVS, waited for), else one built
     here and now."""
