@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     evidence.add_argument("--missing", action="store_true", help="play every run not stored")
     evidence.add_argument("--stale", action="store_true",
                           help="play every run not stored, measured on other data, or whose "
-                               "first game no longer replays as stored")
+                               "shortest game no longer replays as stored")
     evidence.add_argument("--workers", type=int, default=None,
                           help="local processes for playing and replaying runs (default: cores)")
     return parser

@@ -26,6 +26,8 @@ from aloftnb.playtest.evidence import (
     load_groups,
     measure,
     read_run,
+    replay_choice,
+    replays,
 )
 
 
@@ -162,10 +164,26 @@ def test_stale_runs_show_when_the_data_or_the_rules_change(evidence, monkeypatch
     assert not status.loc["ahead", "replays"]
     assert status.loc["ab", "same_data"] and status.loc["ab", "replays"]
     assert not status.loc["new", "stored"]
-    # Same data, rules that play differently: the first game no longer replays as stored.
+    # Same data, rules that play differently: the shortest game no longer replays as stored.
     monkeypatch.setattr(DrawRules, "apply", lambda self, s, a: DrawState(1 - a.seat))
     changed = evidence_status(evidence).set_index("run")
     assert changed.loc["ab", "same_data"] and not changed.loc["ab", "replays"]
+
+
+def test_a_replay_plays_the_shortest_stored_game_by_its_own_index(evidence):
+    """`replay_choice` picks the game with the fewest actions (the first of equals), and
+    `replays` plays that game's own deal: the same row under another game's index, whose draw
+    went the other way, does not replay."""
+    lengths = pd.DataFrame({"game_index": [0, 1, 2, 3], "length": [5, 3, 3, 7]})
+    assert replay_choice(lengths)["game_index"].tolist() == [1]
+    (ab,) = [(g, r) for g in load_groups(evidence) for r in g.runs if r.name == "ab"]
+    stored = read_run(evidence, "ab")[1]
+    won_by_0, won_by_1 = (stored.index[stored["win_0"] == 1], stored.index[stored["win_1"] == 1])
+    late = stored.loc[[won_by_0[-1]]]  # a game well after the first, seat 0 winning
+    assert int(late.iloc[0]["game_index"]) > 0 and replays(*ab, late)
+    other = late.copy()
+    other["game_index"] = stored.loc[won_by_1[-1], "game_index"]
+    assert not replays(*ab, other)
 
 
 def test_first_games_replay_alike_on_one_process_or_several(evidence):

@@ -24,7 +24,7 @@ smaller sample: a missed claim there is a disagreement to report, not a target m
 
 Each run records a digest of its setting (the options a save records, the catalogue's data
 included); `evidence_status` says which runs were measured on other data, and whether each run's
-first game still plays out as stored, so evidence that today's rules would change shows.
+shortest game still plays out as stored, so evidence that today's rules would change shows.
 """
 
 from __future__ import annotations
@@ -131,17 +131,32 @@ def setting_digest(rules: AnyRules) -> str:
 
 
 def replays(group: Group, run: Run, rows: pd.DataFrame) -> bool:
-    """Whether the run's first game, played again today with its bots, seed and options, ends
-    as it is stored: the same winners, reason, length and scores. False when the rules or data
-    changed what happens (a game depends only on its seed and index, so game 0 is the same deal)."""
-    from .simulation import simulate
+    """Whether the stored game in `rows` (its first row; `replay_choice` picks it), played again
+    today with the run's bots, seed and options, ends as it is stored: the same winners, reason,
+    length and scores. False when the rules or data changed what happens (a game depends only on
+    the run's seed and its index, so the same index is the same deal)."""
+    from .runner import GameSpec, play_chunk
+    from .simulation import _bots_for
 
     if not len(rows):
         return False
-    again = simulate(group.game, players=group.players, bots=run.bots_of(group), games=1,
-                     seed=group.seed, workers=1, progress=False, **run.options)
+    stored = rows.iloc[0]
+    index = int(stored["game_index"]) if "game_index" in rows else 0
+    rules = _rules_of(group, run)
+    spec = GameSpec(group.game, group.players, dict(rules.options),
+                    _bots_for(group.players, run.bots_of(group)))
+    (again,) = play_chunk(spec, group.seed, [index])
     columns = ["winners", "reason", "length"] + [f"score_{s}" for s in range(group.players)]
-    return all(_same(again.iloc[0][c], rows.iloc[0][c]) for c in columns)
+    return all(_same(again[c], stored[c]) for c in columns)
+
+
+def replay_choice(stored: pd.DataFrame) -> pd.DataFrame:
+    """The stored game that `replays` plays again, as a one-row frame: the run's shortest (fewest
+    actions, the first of equals). Any game of a run shows whether today's rules still play it
+    as stored, and a short one costs least (MCTS games can take minutes)."""
+    if not len(stored) or "length" not in stored:
+        return stored.iloc[:1]
+    return stored.loc[[stored["length"].idxmin()]]
 
 
 def _same(played: Any, stored: Any) -> bool:
@@ -214,7 +229,7 @@ def read_run(directory: str | Path, name: str) -> tuple[dict[str, Any], pd.DataF
 
 def measured_as_asked(group: Group, run: Run, meta: Mapping[str, Any]) -> bool:
     """Whether a stored run was played with the games, seed, bots and options its group asks
-    for (only then can its first game be replayed and compared)."""
+    for (only then can its games be replayed and compared)."""
     return (meta.get("games") == run.games and meta.get("seed") == group.seed
             and meta.get("bots") == run.bots_of(group) and meta.get("options") == run.options)
 
@@ -228,9 +243,9 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
                     replay_limit: float | None = None) -> pd.DataFrame:
     """One row a run: whether it is stored, whether its data is today's (`same_data`: the
     options and catalogue data a save records, byte for byte; any change to the shipped data,
-    even one this game does not use, makes it False), and whether its first game replays as
+    even one this game does not use, makes it False), and whether its shortest game replays as
     stored on today's rules and data (`replays`: False means the figures may have moved).
-    The first games replay on `workers` processes (default: all cores; 1 plays here).
+    The games replay on `workers` processes (default: all cores; 1 plays here).
 
     `replay_limit`: replay only the runs whose games took at most this many seconds each when
     they were measured; the others say None under `replays` (not replayed). A run of MCTS games
@@ -264,20 +279,20 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
             if same and replay_limit is not None and cost > replay_limit:
                 rows[-1]["replays"] = None
             elif same:
-                to_replay.append((cost, len(rows) - 1, group, run, stored.iloc[:1]))
+                to_replay.append((cost, len(rows) - 1, group, run, replay_choice(stored)))
     # The slowest games first, so that no long one is left to play alone at the end.
     to_replay.sort(key=lambda job: -job[0])
     lanes = min(workers or os.cpu_count() or 1, len(to_replay))
     if lanes <= 1:
-        for _, at, group, run, first in to_replay:
-            rows[at]["replays"] = replays(group, run, first)
+        for _, at, group, run, chosen in to_replay:
+            rows[at]["replays"] = replays(group, run, chosen)
     else:
         # A game registered in this process only is known to forked workers only.
         here = any(_registered_here(job[2].game) for job in to_replay)
         with cf.ProcessPoolExecutor(max_workers=lanes,
                                     mp_context=_process_context(here)) as pool:
-            futures = {pool.submit(replays, group, run, first): at
-                       for _, at, group, run, first in to_replay}
+            futures = {pool.submit(replays, group, run, chosen): at
+                       for _, at, group, run, chosen in to_replay}
             for future, at in futures.items():
                 rows[at]["replays"] = future.result()
     return pd.DataFrame(rows)
