@@ -35,11 +35,10 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # ones, and re-run in the environment Binder makes from binder/.
 NEWCOMER_TESTS := tests/test_newcomer_environments.py
 PYTEST := $(BIN)/python -m pytest --durations=30
-# pytest on every core (pytest-xdist), and one process more for the browser tests: they run in
-# turn on one process (an xdist_group) and mostly wait on a browser and a kernel, while the
-# others keep the cores busy. The longest tests start first (tests/conftest.py).
-JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-PARALLEL := -n $(JOBS) --dist loadgroup
+# pytest on every core (pytest-xdist): the longest tests start first, one on each process
+# (tests/conftest.py).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PARALLEL := -n $(JOBS) --dist load
 
 .PHONY: help lab lab-venv test test-setup test-fast lint notebooks browser bench-clicks chromium venv clean \
         lite lite-serve lite-test npm compiled compiled-if-possible wheel

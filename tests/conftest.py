@@ -21,27 +21,15 @@ def _is_browser_test(item) -> bool:
 # The longest tests start first, one on each of pytest-xdist's processes (it hands out the first
 # tests in turn), so that no long one is left to run alone at the end.
 FIRST = ("test_newcomer_environments.py", "test_evidence_replays.py")
-# Under `--dist loadgroup` (make test) the browser tests are one group, run in turn on one process
-# from the start: they mostly wait on a browser and a kernel, so `make test` runs one process more
-# than there are cores, and the others keep the cores busy with the tests that compute.
-BROWSER_GROUP = "browser"
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """The newcomer environments' tests first, then the browser tests (one group), then the
-    evidence replays, then the rest."""
+    """The longest tests first; browser tests after every other test of a process (see
+    _no_leftover_event_loop)."""
     def order(item) -> int:
         name = Path(str(item.fspath)).name
-        if name == FIRST[0]:
-            return 0
-        if _is_browser_test(item):
-            return 1
-        return 2 if name in FIRST else 3
+        return FIRST.index(name) if name in FIRST else len(FIRST) + _is_browser_test(item)
 
-    for item in items:
-        if _is_browser_test(item):
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
     items.sort(key=order)
 
 

@@ -155,13 +155,3 @@ def test_tests_take_turns_on_one_page_that_is_left_as_a_fresh_load_leaves_it(
     fresh = shared_lab_page.ready()
     assert fresh is not page and shared_lab_page.loads == loads + 1
     lab.page = fresh  # the fixture's teardown closes what is open on the new page
-
-
-def test_the_browser_tests_are_one_group_make_test_gives_a_process_of_its_own(request):
-    """Under `--dist loadgroup` (make test, one process more than cores) pytest-xdist runs every
-    browser test on one process, in turn, while the others compute: the group is what keeps two
-    browser tests from waiting side by side at the end with the cores idle."""
-    groups = [mark.args for mark in request.node.iter_markers("xdist_group")]
-    assert groups == [("browser",)]
-    makefile = (REPO / "Makefile").read_text()
-    assert "--dist loadgroup" in makefile and "+ 1" in makefile
