@@ -11,7 +11,7 @@ compiled.choose()  # before anything else: the compiled engines, or their source
 
 from . import games  # a callable package: aloftnb.games() lists the games (see games/__init__)
 from .core.action import Action
-from .core.bots import Bot, make_bot, register_bot_family
+from .core.bots import Bot, default_bot, make_bot, register_bot_family
 from .core.chance import CHANCE
 from .core.hooks import GameHooks
 from .core.match import HistoryEntry, Match, new_match
@@ -39,7 +39,8 @@ __all__ = [
     "InvalidGame", "InvalidOptions", "InvalidRestriction", "InvalidSave", "InvalidState", "Match",
     "Outcome", "Rules", "Traits", "UnknownGame", "games", "make_rules", "new_match", "register",
     # playtesting (aloftnb.playtest, imported on first use: it loads pandas and bokeh)
-    "Bot", "compare", "design_metrics", "make_bot", "playtest", "register_bot_family",
+    "Bot", "compare", "default_bot", "design_metrics", "make_bot", "playtest",
+    "register_bot_family",
     "restricted_play", "results_match", "simulate",
     "win_rates",
     # the balance lab (aloftnb.playtest.tuning; needs optuna)

@@ -58,7 +58,7 @@ class TakeAway(Rules):
 
 
 def test_make_bot_names_and_specs_round_trip():
-    assert set(BOTS) == {"random", "greedy", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "mcts", "uct"}
     for spec in ("random", "greedy", "greedy:4", "mcts", "mcts:500", "mcts:0.25s",
                  "mcts:200:0.5s", "mcts:300:c1.4"):
         bot = make_bot(spec)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+import time
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
@@ -38,6 +40,7 @@ from .options import _short_repr, number_problem, whole_number_problem
 from .registry import hooks_of
 from .rules import AnyRules
 from .search import Node, most_visited
+from .search import guided_search as run_guided_search
 from .search import search as run_search
 
 # Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
@@ -208,12 +211,13 @@ def _settled_value(rules: AnyRules, state: Any, seat: int, rng: random.Random) -
 
 
 # -- MCTS ----------------------------------------------------------------------------------------
-# The search loop and its tree live in core/search.py, which the compiled build compiles.
+# The search loops and their tree live in core/search.py, which the compiled build compiles.
 _Node = Node  # the tree's node by its older name
 
 
-class MCTSBot(Bot):
-    """Monte Carlo tree search (UCT) with an iteration and/or a time budget.
+class UCTBot(Bot):
+    """Monte Carlo tree search (UCT) with an iteration and/or a time budget: the project's first
+    search, kept unchanged as the baseline the guided one (`MCTSBot`) is measured against.
 
     Hidden information is handled by determinization (single-observer ISMCTS): every iteration
     samples a world consistent with the seat's view via `rules.determinize`, walks one shared tree
@@ -228,7 +232,7 @@ class MCTSBot(Bot):
     (`default_iterations`).
     """
 
-    name = "mcts"
+    name = "uct"
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7) -> None:
@@ -255,19 +259,22 @@ class MCTSBot(Bot):
             parts.append(f"{self.seconds:g} s")
         return " or ".join(parts) + " per move"
 
-    @property
-    def spec(self) -> str:
-        parts = []
+    def _budget_spec(self) -> list[str]:
+        parts = [self.name]
         if self.iterations is not None:
             parts.append(str(self.iterations))
         if self.seconds is not None:
             parts.append(f"{self.seconds:g}s")
-        text = ":".join(["mcts", *parts])
+        return parts
+
+    @property
+    def spec(self) -> str:
+        text = ":".join(self._budget_spec())
         return text if self.exploration == 0.7 else f"{text}:c{self.exploration:g}"
 
     def __repr__(self) -> str:
-        return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
-                f"exploration={self.exploration!r})")
+        return (f"{type(self).__name__}(iterations={self.iterations!r}, "
+                f"seconds={self.seconds!r}, exploration={self.exploration!r})")
 
     def choose(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Action:
@@ -280,16 +287,254 @@ class MCTSBot(Bot):
         chosen: Action = most_visited(root, actions)
         return chosen
 
+    def _iterations(self, rules: AnyRules) -> int | None:
+        if self.iterations is None and self.seconds is None:
+            return default_iterations(rules)
+        return self.iterations
+
     def search(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
                stop: Callable[[], bool] | None = None) -> Node:
         """Run the search from `state` for `seat`; returns the root with its statistics."""
-        iterations = self.iterations
-        if iterations is None and self.seconds is None:
-            iterations = default_iterations(rules)
         hooks = game_hooks(rules)
-        return run_search(rules, state, seat, rng, stop, iterations, self.seconds,
+        return run_search(rules, state, seat, rng, stop, self._iterations(rules), self.seconds,
                           self.exploration, hooks.rewards, hooks.estimate,
                           hooks.PLAYOUT_DECISIONS)
+
+
+class MCTSBot(UCTBot):
+    """Monte Carlo tree search guided by what it learns and what the game knows: UCTBot's search
+    (the same determinized worlds, open-loop chance, budgets and most-visited choice), with
+
+    - playouts by move statistics (`playout="mast"`): each seat's mean reward of every action it
+      played so far in this search; a playout move is the best of `tournament` random legal
+      actions, or a random one with probability `epsilon`. `playout="eval"` judges the
+      candidates by the game's evaluation of where each leads (slower, sharper);
+      `playout="random"` plays UCT's random playouts;
+    - `cutoff`: playouts stop after that many decisions and take the game's `estimate` (or, where
+      it has none, the seats ranked by their evaluations) as their reward;
+    - `widening` W: a node passed through n times gets a new child only while it has fewer
+      than 1 + W * sqrt(n) (0: no widening), the untried actions coming best-first by move
+      statistics, for games with hundreds of moves a
+      decision; `prior=True` orders the root's actions by the game's evaluation one move ahead;
+    - `workers`: root-parallel search on that many processes, each a whole search with its own
+      seed drawn from the bot's generator, their visits added up: the same move for the same
+      seed and worker count (with an iteration budget).
+
+    A setting left None is the game's (its hooks' `search_settings`), else the default in
+    `SEARCH_DEFAULTS`. `mcts` with no budget searches the game's default number of iterations.
+    """
+
+    name = "mcts"
+    PLAYOUTS = ("mast", "eval", "random")
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
+                 exploration: float | None = None, *, playout: str | None = None,
+                 epsilon: float | None = None, tournament: int | None = None,
+                 cutoff: int | None = None, widening: float | None = None,
+                 prior: bool | None = None, workers: int = 1) -> None:
+        super().__init__(iterations, seconds, 0.7 if exploration is None else exploration)
+        self._exploration_given = exploration is not None
+        self.settings: dict[str, Any] = {
+            "playout": playout, "epsilon": epsilon, "tournament": tournament, "cutoff": cutoff,
+            "widening": widening, "prior": prior}
+        if exploration is not None:
+            self.settings["exploration"] = self.exploration
+        check_search_settings(self.settings, "MCTS")
+        problem = whole_number_problem(workers, 1, MAX_WORKERS)
+        if problem:
+            raise AloftnbError(f"MCTS workers {problem}")
+        self.workers = workers
+
+    @property
+    def spec(self) -> str:
+        parts = self._budget_spec()
+        settings = self.settings
+        if settings.get("exploration") is not None:
+            parts.append(f"c{self.exploration:g}")
+        if settings["playout"] is not None:
+            parts.append(settings["playout"])
+        if settings["epsilon"] is not None:
+            parts.append(f"e{settings['epsilon']:g}")
+        if settings["tournament"] is not None:
+            parts.append(f"t{settings['tournament']}")
+        if settings["cutoff"] is not None:
+            parts.append(f"cut{settings['cutoff']}")
+        if settings["widening"] is not None:
+            parts.append(f"pw{settings['widening']:g}")
+        if settings["prior"] is not None:
+            parts.append("prior" if settings["prior"] else "noprior")
+        if self.workers != 1:
+            parts.append(f"w{self.workers}")
+        return ":".join(parts)
+
+    def __repr__(self) -> str:
+        given = {k: v for k, v in self.settings.items() if v is not None}
+        extra = "".join(f", {k}={v!r}" for k, v in given.items() if k != "exploration")
+        workers = f", workers={self.workers}" if self.workers != 1 else ""
+        return (f"MCTSBot(iterations={self.iterations!r}, seconds={self.seconds!r}, "
+                f"exploration={self.exploration!r}{extra}{workers})")
+
+    def resolved(self, rules: AnyRules) -> dict[str, Any]:
+        """Every search setting as this bot plays `rules`: its own, else the game's, else the
+        defaults (`SEARCH_DEFAULTS`)."""
+        return resolved_settings(rules, self.settings)
+
+    def search(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
+               stop: Callable[[], bool] | None = None) -> Node:
+        """Run the search from `state` for `seat`; returns the root with its statistics (the
+        workers' added up, when there are several)."""
+        if self.workers > 1 and processes_available():
+            from .root_parallel import search_on_workers
+
+            seeds = [rng.getrandbits(64) for _ in range(self.workers)]
+            return search_on_workers(self, rules, state, seat, seeds, stop)
+        return self.search_here(rules, state, seat, rng, stop)
+
+    def search_here(self, rules: AnyRules, state: Any, seat: int, rng: random.Random,
+                    stop: Callable[[], bool] | None = None) -> Node:
+        """One search in this process (what each worker of a root-parallel search runs)."""
+        settings = self.resolved(rules)
+        hooks = game_hooks(rules)
+        seconds = self.seconds
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        rank = None
+        if settings["prior"]:
+            rank = evaluation_order(rules, state, seat, rng, stop, deadline)
+            if deadline is not None:
+                seconds = max(deadline - time.perf_counter(), 1e-6)
+        cutoff = settings["cutoff"]
+        estimate = hooks.estimate if has_estimate(hooks) else evaluation_estimate
+        playout = settings["playout"]
+        return run_guided_search(
+            rules, state, seat, rng, stop, self._iterations(rules), seconds,
+            settings["exploration"], hooks.rewards, estimate, cutoff,
+            1.0 if playout == "random" else settings["epsilon"], settings["tournament"],
+            settings["widening"], rank, hooks.evaluate if playout == "eval" else None)
+
+
+# A guided search's settings where neither the bot nor the game's hooks give one. `cutoff` None:
+# the game's PLAYOUT_DECISIONS (playouts to the end when it sets none).
+SEARCH_DEFAULTS: dict[str, Any] = {
+    "exploration": 0.7, "playout": "mast", "epsilon": 0.2, "tournament": 4, "cutoff": None,
+    "widening": None, "prior": False}
+MAX_WORKERS = 64
+MAX_TOURNAMENT = 64
+MAX_CUTOFF = 10_000
+
+
+def check_search_settings(settings: dict[str, Any], where: str) -> None:
+    """AloftnbError naming the first bad setting of a guided search (None: not set)."""
+    unknown = sorted(set(settings) - set(SEARCH_DEFAULTS))
+    if unknown:
+        raise AloftnbError(f"{where}: no search setting called {', '.join(unknown)} (settings: "
+                           f"{', '.join(SEARCH_DEFAULTS)})")
+    value = settings.get("playout")
+    if value is not None and value not in MCTSBot.PLAYOUTS:
+        raise AloftnbError(f"{where} playout must be one of {', '.join(MCTSBot.PLAYOUTS)}, not "
+                           f"{_short_repr(value)}")
+    checks: dict[str, Callable[[Any], str | None]] = {
+        "exploration": lambda v: number_problem(v, 0, MAX_EXPLORATION),
+        "epsilon": lambda v: number_problem(v, 0, 1),
+        "tournament": lambda v: whole_number_problem(v, 1, MAX_TOURNAMENT),
+        "cutoff": lambda v: whole_number_problem(v, 0, MAX_CUTOFF),
+        "widening": lambda v: number_problem(v, 0, MAX_EXPLORATION)}
+    for name, check in checks.items():
+        value = settings.get(name)
+        problem = value is not None and check(value)
+        if problem:
+            raise AloftnbError(f"{where} {name} {problem}")
+    value = settings.get("prior")
+    if value is not None and not isinstance(value, bool):
+        raise AloftnbError(f"{where} prior must be True or False, not {_short_repr(value)}")
+
+
+def resolved_settings(rules: AnyRules, settings: dict[str, Any]) -> dict[str, Any]:
+    """`settings` (None: not set) completed by the game's `search_settings`, then the
+    defaults; a cutoff still None is the game's PLAYOUT_DECISIONS."""
+    hooks = game_hooks(rules)
+    game = dict(hooks.search_settings(rules))
+    check_search_settings(game, f"{rules.name}'s search_settings")
+    out = dict(SEARCH_DEFAULTS)
+    out.update({k: v for k, v in game.items() if v is not None})
+    out.update({k: v for k, v in settings.items() if v is not None})
+    if out["cutoff"] is None:
+        out["cutoff"] = hooks.PLAYOUT_DECISIONS
+    if not out["widening"]:
+        out["widening"] = None  # 0: no widening
+    out["exploration"] = float(out["exploration"])
+    out["epsilon"] = float(out["epsilon"])
+    return out
+
+
+def has_estimate(hooks: AnyHooks) -> bool:
+    """Whether the game's hooks define their own `estimate`."""
+    from .hooks import AdoptedHooks, GameHooks
+
+    if isinstance(hooks, AdoptedHooks):
+        return hooks.has_estimate
+    return type(hooks).estimate is not GameHooks.estimate
+
+
+def evaluation_estimate(rules: AnyRules, state: Any) -> dict[int, float]:
+    """A cut-short playout's reward where the game has no `estimate`: each seat's share of
+    rivals whose evaluation it beats (ties half), from the game's `evaluate`; 0.5 alone."""
+    if rules.players == 1:
+        return {0: 0.5}
+    hooks = game_hooks(rules)
+    values = [hooks.evaluate(rules, state, seat) for seat in range(rules.players)]
+    rivals = rules.players - 1
+    return {seat: sum(1.0 if mine > other else 0.5 if mine == other else 0.0
+                      for other_seat, other in enumerate(values) if other_seat != seat) / rivals
+            for seat, mine in enumerate(values)}
+
+
+def evaluation_order(rules: AnyRules, state: Any, seat: int, rng: random.Random,
+                     stop: Callable[[], bool] | None, deadline: float | None) -> dict[Any, int]:
+    """The root's prior: `seat`'s legal actions ranked by the game's evaluation of where each
+    leads, in one determinized world (best first, ties in legal order). Stops ranking when the
+    time or `stop` runs out: the actions not reached rank after the others."""
+    world = rules.determinize(state, seat, rng)
+    hooks = game_hooks(rules)
+    scored: list[tuple[float, int, Any]] = []
+    for place, action in enumerate(rules.legal_actions(state)):
+        if place % 16 == 15 and ((deadline is not None and time.perf_counter() >= deadline)
+                                  or (stop is not None and stop())):
+            break
+        scored.append((-hooks.evaluate(rules, rules.apply(world, action), seat), place, action))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return {action: rank for rank, (_, _, action) in enumerate(scored)}
+
+
+def explicit_spec(bot: Bot, rules: AnyRules) -> str:
+    """`bot`'s spec with everything it leaves to the game written out, as it plays `rules`
+    ("mcts" -> "mcts:1000:c0.7:mast:e0.2:t4:cut16"): what a reader needs to know what played."""
+    if not isinstance(bot, UCTBot):
+        return bot.spec
+    iterations = bot._iterations(rules)
+    if isinstance(bot, MCTSBot):
+        full = MCTSBot(iterations, bot.seconds, workers=bot.workers, **bot.resolved(rules))
+        return full.spec
+    return UCTBot(iterations, bot.seconds, bot.exploration).spec
+
+
+def default_bot(game: str | AnyRules, players: int | None = None, **options: Any) -> str:
+    """The bot a board gives a seat when a person asks for one without naming it ("bot"), in
+    this game, player count and options: the game's choice (its hooks' `default_bot`, made on
+    the evidence of the bots' strength at equal time), written out in full."""
+    from .registry import make_rules
+
+    if isinstance(game, str):
+        if players is None:
+            raise AloftnbError("default_bot needs players=... with a game's name")
+        rules = make_rules(game, players, **options)
+    else:
+        rules = game
+    return explicit_spec(make_bot(hooks_of(rules).default_bot(rules)), rules)
+
+
+def processes_available() -> bool:
+    """Whether this Python can start worker processes (not in the browser's)."""
+    return sys.platform != "emscripten"
 
 
 def default_iterations(rules: AnyRules) -> int:
@@ -299,7 +544,8 @@ def default_iterations(rules: AnyRules) -> int:
     return game_hooks(rules).mcts_iterations(rules)
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot,
+                              "uct": UCTBot}
 # Bot families from outside the core, by the start of their specs ("openspiel-mcts:1000"): the
 # "module:function" that turns a whole spec into a bot, imported only when such a spec is asked
 # for (an optional extra need not be installed until then).
@@ -315,7 +561,8 @@ def register_bot_family(prefix: str, factory: str) -> None:
 
 
 def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """ "mcts:500", "mcts:2s", "mcts:500:1s:c1.4", "greedy:4" -> (name, keyword arguments)."""
+    """ "mcts:500", "mcts:2s", "mcts:500:1s:c1.4:mast:cut8", "uct:400", "greedy:4" -> (name,
+    keyword arguments)."""
     if len(spec) > 100:
         raise AloftnbError(f"a bot spec is a short text like 'mcts:500', not {len(spec)} "
                            "characters")
@@ -324,15 +571,14 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if not parts:
         return name, kwargs
     try:
-        if name == "mcts":
-            kwargs["iterations"] = None
+        if name == "uct":
             for part in parts:
-                if part.endswith("s"):
-                    kwargs["seconds"] = float(part[:-1])
-                elif part.startswith("c"):
-                    kwargs["exploration"] = float(part[1:])
-                else:
-                    kwargs["iterations"] = int(part)
+                if not _budget_part(part, kwargs):
+                    raise ValueError
+        elif name == "mcts":
+            for part in parts:
+                if not (_budget_part(part, kwargs) or _setting_part(part, kwargs)):
+                    raise ValueError
         elif name == "greedy" and len(parts) == 1:
             kwargs["samples"] = int(parts[0])
         else:
@@ -340,9 +586,44 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     except ValueError:
         raise AloftnbError(
             f"cannot read bot {_short_repr(spec)}: write e.g. 'random', 'greedy', 'greedy:4', "
-            "'mcts', "
-            "'mcts:500' (iterations), 'mcts:0.5s' (seconds) or 'mcts:500:0.5s'") from None
+            "'mcts', 'mcts:500' (iterations), 'mcts:0.5s' (seconds), 'mcts:500:0.5s', "
+            "'mcts:1s:mast:cut8:w2' (settings, see MCTSBot) or 'uct:400'") from None
     return name, kwargs
+
+
+def _budget_part(part: str, kwargs: dict[str, Any]) -> bool:
+    """Reads "500" (iterations), "0.5s" (seconds) or "c1.4" (exploration) into kwargs."""
+    if part.isdigit():
+        kwargs["iterations"] = int(part)
+    elif part.endswith("s") and part[:1].isdigit():
+        kwargs["seconds"] = float(part[:-1])
+    elif part.startswith("c") and not part.startswith("cut"):
+        kwargs["exploration"] = float(part[1:])
+    else:
+        return False
+    return True
+
+
+def _setting_part(part: str, kwargs: dict[str, Any]) -> bool:
+    """Reads a guided search's setting ("mast", "e0.1", "t4", "cut8", "pw1.5", "prior",
+    "noprior", "w4") into kwargs."""
+    if part in MCTSBot.PLAYOUTS:
+        kwargs["playout"] = part
+    elif part in ("prior", "noprior"):
+        kwargs["prior"] = part == "prior"
+    elif part.startswith("cut"):
+        kwargs["cutoff"] = int(part[3:])
+    elif part.startswith("pw"):
+        kwargs["widening"] = float(part[2:])
+    elif part.startswith("e"):
+        kwargs["epsilon"] = float(part[1:])
+    elif part.startswith("t"):
+        kwargs["tournament"] = int(part[1:])
+    elif part.startswith("w"):
+        kwargs["workers"] = int(part[1:])
+    else:
+        return False
+    return True
 
 
 def make_bot(spec: str | Bot, **kwargs: Any) -> Bot:

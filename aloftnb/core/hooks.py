@@ -87,6 +87,18 @@ class GameHooks(Generic[RulesT, StateT]):
         """The MCTS bot's iterations at its default budget, in this configured game."""
         return DEFAULT_ITERATIONS
 
+    def search_settings(self, rules: RulesT) -> Mapping[str, Any]:
+        """The guided MCTS bot's settings in this configured game (MCTSBot's keyword arguments:
+        playout, epsilon, tournament, cutoff, widening, prior, exploration), where a bot does not
+        set them. Fallback: none (SEARCH_DEFAULTS in core/bots.py)."""
+        return {}
+
+    def default_bot(self, rules: RulesT) -> str:
+        """The bot a board gives a seat when a person asks for a bot without naming one, in this
+        configured game (a spec, "mcts:800"). Fallback: "mcts" (the guided search at the game's
+        default budget and settings)."""
+        return "mcts"
+
     def measures(self, rules: RulesT, state: StateT) -> dict[str, Any]:
         """Per-game numbers (or texts) of a finished game, one `simulate` column each. For a game
         stopped by an error it is asked once more, only for its column names; it may refuse."""
@@ -110,7 +122,8 @@ class GameHooks(Generic[RulesT, StateT]):
 AnyHooks: TypeAlias = GameHooks[Any, Any]
 NO_HOOKS: AnyHooks = GameHooks()  # a game that registered none: every fallback
 _FUNCTIONS = {"evaluate": 3, "rewards": 2, "estimate": 2, "mcts_iterations": 1,
-              "measures": 2, "positions": 2, "position_grid": 1, "restrictions": 1}
+              "search_settings": 1, "default_bot": 1, "measures": 2, "positions": 2,
+              "position_grid": 1, "restrictions": 1}
 
 
 def adopt_hooks(hooks: object, where: str) -> AnyHooks:
@@ -195,7 +208,10 @@ class AdoptedHooks(GameHooks[Any, Any]):
         self._evaluate = parts["evaluate"] or super().evaluate
         self._rewards = parts["rewards"]
         self._estimate = estimate or super().estimate
+        self.has_estimate = estimate is not None
         self._iterations = parts["mcts_iterations"]
+        self._search_settings = parts["search_settings"]
+        self._default_bot = parts["default_bot"]
         self._measures = parts["measures"] or super().measures
         self._positions = positions or super().positions
         self._grid = parts["position_grid"] or super().position_grid
@@ -217,6 +233,15 @@ class AdoptedHooks(GameHooks[Any, Any]):
 
     def mcts_iterations(self, rules: Rules[Any, Any]) -> int:
         return DEFAULT_ITERATIONS if self._iterations is None else int(self._iterations(rules))
+
+    def search_settings(self, rules: Rules[Any, Any]) -> Mapping[str, Any]:
+        if self._search_settings is None:
+            return {}
+        settings: Mapping[str, Any] = self._search_settings(rules)
+        return settings
+
+    def default_bot(self, rules: Rules[Any, Any]) -> str:
+        return "mcts" if self._default_bot is None else str(self._default_bot(rules))
 
     def measures(self, rules: Rules[Any, Any], state: Any) -> dict[str, Any]:
         measures: dict[str, Any] = self._measures(rules, state)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-import multiprocessing
 import os
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,6 +14,8 @@ import pandas as pd
 from ..core.bots import Bot, make_bot
 from ..core.match import Match, new_match
 from ..core.options import seed_problem
+from ..core.processes import process_context as _process_context
+from ..core.processes import registered_here as _registered_here
 from ..core.registry import make_rules
 from ..errors import AloftnbError, IllegalAction
 from .progress import ProgressBar
@@ -185,32 +185,6 @@ def _defined_here(spec: GameSpec) -> bool:
     classes = [type(bot) for bot in spec.bots] + [type(spec.rules())]
     return (any(cls.__module__ == "__main__" for cls in classes)
             or _registered_here(spec.game))
-
-
-def _registered_here(game: str) -> bool:
-    """Whether `game` was registered at run time in this process (not one aloftnb ships as it
-    ships it): a worker that does not copy this process would not know it."""
-    from ..core.registry import _GAMES, BUILT_IN_GAMES
-
-    return _GAMES.get(game) != BUILT_IN_GAMES.get(game)
-
-
-def _process_context(defined_here: bool = False) -> multiprocessing.context.BaseContext:
-    """forkserver where the parent may have threads (Jupyter, `python -m`): forking a threaded
-    process can deadlock. A script run by path uses fork, since forkserver and spawn would re-run
-    an unguarded script in every worker. Fork too when the workers need what only this process
-    has (a bot class defined in a notebook cell): forkserver workers could not load it."""
-    methods = multiprocessing.get_all_start_methods()
-    main = sys.modules.get("__main__")
-    by_path = (getattr(main, "__file__", None) is not None
-               and getattr(main, "__spec__", None) is None)
-    if defined_here and "fork" in methods:
-        return multiprocessing.get_context("fork")
-    if "forkserver" in methods and not by_path:
-        return multiprocessing.get_context("forkserver")
-    if "fork" in methods:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()  # spawn: scripts need `if __name__ == "__main__":`
 
 
 def _frame(rows: list[dict[str, Any]], spec: GameSpec, seed: int, games: int,
