@@ -150,5 +150,6 @@ def main(argv: list[str]) -> int:
           flush=True)
     return 0
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

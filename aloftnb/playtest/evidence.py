@@ -135,16 +135,14 @@ def replays(group: Group, run: Run, rows: pd.DataFrame) -> bool:
     today with the run's bots, seed and options, ends as it is stored: the same winners, reason,
     length and scores. False when the rules or data changed what happens (a game depends only on
     the run's seed and its index, so the same index is the same deal)."""
-    from .runner import GameSpec, play_chunk
-    from .simulation import _bots_for
+    from .runner import play_chunk
+    from .simulation import game_spec
 
     if not len(rows):
         return False
     stored = rows.iloc[0]
     index = int(stored["game_index"]) if "game_index" in rows else 0
-    rules = _rules_of(group, run)
-    spec = GameSpec(group.game, group.players, dict(rules.options),
-                    _bots_for(group.players, run.bots_of(group)))
+    spec = game_spec(group.game, group.players, run.bots_of(group), **run.options)
     (again,) = play_chunk(spec, group.seed, [index])
     columns = ["winners", "reason", "length"] + [f"score_{s}" for s in range(group.players)]
     return all(_same(again[c], stored[c]) for c in columns)

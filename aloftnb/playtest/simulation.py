@@ -39,6 +39,14 @@ def _bots_for(players: int, bots: str | Bot | Sequence[str | Bot] | None) -> tup
     return tuple(make_bot(b) for b in bots)
 
 
+def game_spec(game: str, players: int, bots: str | Bot | Sequence[str | Bot] | None,
+              max_steps: int = 100_000, **options: Any) -> GameSpec:
+    """What a worker needs to play games of `game` with these bots (one per seat) and options;
+    the game, players and options are checked now."""
+    rules = make_rules(game, players, **options)
+    return GameSpec(game, players, dict(rules.options), _bots_for(players, bots), max_steps)
+
+
 def _bar_hook(bar: ProgressBar) -> ProgressHook:
     def hook(done: int, total: int) -> None:
         bar.update(done)
@@ -97,8 +105,7 @@ def simulate(game: str, *, players: int | None = None,
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
     if not isinstance(rotate_seats, bool):
         raise AloftnbError(f"rotate_seats must be True or False, not {rotate_seats!r:.60}")
-    rules = make_rules(game, players, **options)  # checks the game, players and options now
-    spec = GameSpec(game, players, dict(rules.options), _bots_for(players, bots), max_steps)
+    spec = game_spec(game, players, bots, max_steps, **options)
     if rotate_seats:
         spec = GameSpec(spec.game, spec.players, spec.options, spec.bots, spec.max_steps,
                         orders=seat_orders(spec.bots))
