@@ -177,6 +177,28 @@ def test_greedy_takes_an_immediate_win_by_score_fallback():
             "take", n=2)
 
 
+def test_greedy_plays_each_action_once_where_its_seat_sees_everything(monkeypatch):
+    """ALU hides nothing and has no chance: the determinized worlds are equal, so each action
+    is evaluated once (not once a world) and the choice is the one evaluating every world
+    gives, draw for draw."""
+    import aloftnb.core.bots as bots_module
+
+    rules = make_rules("alu", 2)
+    state = rules.initial_state(3)
+    actions = rules.legal_actions(state)
+    seat = rules.current_player(state)
+    calls = []
+    real = bots_module.evaluate
+    monkeypatch.setattr(bots_module, "evaluate",
+                        lambda r, s, who: calls.append(s) or real(r, s, who))
+    chosen = GreedyBot(samples=3).choose(rules, state, seat, random.Random(5))
+    assert len(calls) == len(actions) > 1
+    # The same choice as summing each world's value, with the tie broken by the same draw.
+    values = [3 * real(rules, rules.apply(state, a), seat) for a in actions]
+    best = [a for a, v in zip(actions, values) if v >= max(values) - 1e-12]
+    assert chosen == best[int(random.Random(5).random() * len(best))]
+
+
 def test_mcts_with_a_time_budget_returns_a_legal_action():
     rules = make_rules("balloons", 3)
     state = rules.initial_state(1)

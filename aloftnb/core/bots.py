@@ -171,12 +171,22 @@ class GreedyBot(Bot):
         if len(actions) == 1:
             return actions[0]
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
+        # Where the seat sees everything, the worlds are equal: an action that leads to no chance
+        # step then evaluates the same in each, so it is played and evaluated once (the value
+        # and the draws from rng are those of evaluating it in every world).
+        one_world = all(world == worlds[0] for world in worlds[1:])
         best: list[Action] = []
         best_value = -math.inf
         for action in actions:
             if best and stop is not None and stop():
                 break
-            value = sum(self.expected(rules, rules.apply(w, action), seat, rng) for w in worlds)
+            after = rules.apply(worlds[0], action)
+            value = self.expected(rules, after, seat, rng)
+            if one_world and not rules.is_chance(after):
+                value = sum(value for _ in worlds)  # as adding each world's up, to the bit
+            else:
+                for world in worlds[1:]:
+                    value += self.expected(rules, rules.apply(world, action), seat, rng)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:

@@ -46,15 +46,22 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
-def start_a_long_cell(page, seconds: int) -> None:
-    """Run a cell that plays a move on the board's match, then keeps the notebook's kernel busy;
-    return once it runs (its output shows), not merely once it is queued.
+def busy_until(flag: Path) -> str:
+    """A cell's code that keeps the kernel busy until the test creates `flag` (at most 60 s):
+    the test ends the cell when it has seen what it looks for, not after a guessed sleep."""
+    return ("print('sleeping', flush=True)\nimport pathlib, time\n"
+            f"flag, deadline = pathlib.Path({str(flag)!r}), time.monotonic() + 60\n"
+            "while not flag.exists() and time.monotonic() < deadline:\n    time.sleep(0.05)")
+
+
+def start_a_long_cell(page, flag: Path) -> None:
+    """Run a cell that plays a move on the board's match, then keeps the notebook's kernel busy
+    until `flag` exists; return once it runs (its output shows), not merely once it is queued.
 
     JupyterLab 4.6 may send widget messages to a kernel subshell, which answers even while a
     cell runs; but a comm's messages go to the shell that last sent on it, so after this cell
     changed the board they wait for the cell, as after Run All."""
-    page.evaluate(START_CELL_JS, "match.play(match.legal_actions()[0]); print('sleeping', "
-                  f"flush=True); import time; time.sleep({seconds})")
+    page.evaluate(START_CELL_JS, "match.play(match.legal_actions()[0])\n" + busy_until(flag))
     page.locator(".jp-OutputArea-output", has_text="sleeping").wait_for(timeout=30_000)
     assert page.evaluate(f"({KERNEL_STATUS_JS})()") == "busy"
 
@@ -66,14 +73,16 @@ def unpack_a_balloon(page, balloon: str, board=None) -> None:
     board.locator(".aloft-svg [data-key].legal[data-key^='truck:']").first.click()
 
 
-def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, lab_server):
+def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, lab_server,
+                                                                           tmp_path):
     path = lab_server.write_notebook("scratch/busy.ipynb", [BALLOONS])
     lab.open(path)
     lab.run_all()
     page = lab.page
     lab.output(f"{BOARD} svg")
     revision = page.locator(BOARD).get_attribute("data-revision")
-    start_a_long_cell(page, 12)
+    cell_may_end = tmp_path / "cell-may-end"
+    start_a_long_cell(page, cell_may_end)
     page.wait_for_function(f"() => document.querySelector('{BOARD}')"
                            f".getAttribute('data-revision') !== '{revision}'")
     unpack_a_balloon(page, "RW")
@@ -86,12 +95,13 @@ def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, 
     assert "busy running a cell" in text and "will be played" in text, text
     assert "restarted" not in text and "run the cell" not in text, text
     shot(page, "busy-kernel")
-    # Still waiting a few seconds later (the cell sleeps 12 s): the notice keeps its wording.
+    # Still waiting a few seconds later (the cell runs until told): the notice keeps its wording.
     page.wait_for_timeout(3000)
     assert page.evaluate(f"({KERNEL_STATUS_JS})()") == "busy"
     assert "busy running a cell" in notice.text_content()
     assert page.locator(f"{BOARD} .aloft-log li").count() == 1  # the cell's move only, so far
     # The cell ends: the move is played, the board redraws and the notice goes.
+    cell_may_end.touch()
     lab.wait_idle(60)
     notice.wait_for(state="hidden", timeout=10_000)
     page.locator(f"{BOARD} .aloft-log li").nth(1).wait_for()
@@ -100,11 +110,12 @@ def test_a_busy_kernel_says_the_move_waits_and_plays_it_when_the_cell_ends(lab, 
     assert kernel.eval_json("match.history[1].action.balloon") == "RW"
 
 
-def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, lab_server):
+def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, lab_server,
+                                                                          tmp_path):
     # The case from the issue: Run All shows the boards, then later cells keep the kernel busy;
     # the board's first request and a move wait for them.
-    path = lab_server.write_notebook("scratch/run-all.ipynb", [
-        BALLOONS, "print('sleeping', flush=True); import time; time.sleep(12)"])
+    cell_may_end = tmp_path / "cell-may-end"
+    path = lab_server.write_notebook("scratch/run-all.ipynb", [BALLOONS, busy_until(cell_may_end)])
     lab.open(path)
     page = lab.page
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
@@ -118,6 +129,7 @@ def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, l
     unpack_a_balloon(page, "RW")
     page.wait_for_function(f"() => document.querySelector('{BOARD} .aloft-offline').textContent"
                            ".includes('your move will be played')", timeout=10_000)
+    cell_may_end.touch()
     lab.wait_idle(60)
     notice.wait_for(state="hidden", timeout=10_000)
     page.locator(f"{BOARD} .aloft-log li").first.wait_for()
@@ -125,7 +137,7 @@ def test_boards_shown_by_run_all_wait_for_the_cells_after_them_and_say_so(lab, l
 
 
 def test_a_running_cell_is_told_even_while_a_subshell_answers_another_board(
-        lab, lab_server, wait_until):
+        lab, lab_server, wait_until, tmp_path):
     # JupyterLab 4.6 sends widget messages to a kernel subshell: a board last changed from the
     # page is answered there while a cell runs, and the kernel's status then reads "idle",
     # though a board the running cell changed still waits for the cell.
@@ -143,7 +155,8 @@ other
     for viewer in ("designer", "turn"):  # answered from the page: the subshell's from now on
         second.locator(".aloft-viewer").select_option(viewer)
         wait_until(lambda v=viewer: kernel.eval_json("other.viewer") == v, what="a view change")
-    start_a_long_cell(page, 12)
+    cell_may_end = tmp_path / "cell-may-end"
+    start_a_long_cell(page, cell_may_end)
     second.locator(".aloft-viewer").select_option("designer")
     page.wait_for_function(f"() => ({KERNEL_STATUS_JS})() === 'idle'")  # the subshell answered
     unpack_a_balloon(page, "RW", first)
@@ -151,6 +164,7 @@ other
     notice.wait_for(state="visible", timeout=10_000)
     text = notice.text_content()
     assert "busy running a cell" in text and "run the cell" not in text, text
+    cell_may_end.touch()
     lab.wait_idle(60)
     notice.wait_for(state="hidden", timeout=10_000)
     assert kernel.eval_json("[match.position, match.history[1].action.balloon]") == [2, "RW"]
