@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .benchmark import cmd_bench
@@ -65,7 +66,56 @@ def _parser() -> argparse.ArgumentParser:
                                "shortest game no longer replays as stored")
     evidence.add_argument("--workers", type=int, default=None,
                           help="local processes for playing and replaying runs (default: cores)")
+    strength = sub.add_parser("strength", help="the default bot against other bots at equal "
+                              "time per move, seats rotated, with 95%% intervals")
+    strength.add_argument("--game", action="append", default=None, metavar="NAME",
+                          help="only this game's cases (repeatable; default: every game)")
+    strength.add_argument("--opponent", action="append", default=None, metavar="BOT",
+                          help="uct, greedy or openspiel-mcts (repeatable; default: all three)")
+    strength.add_argument("--candidate", default=None,
+                          help="the bot measured (default: each game's default bot)")
+    strength.add_argument("--seconds", type=float, default=None,
+                          help="seconds per move for both bots (default: 0.25, or the "
+                               "candidate's own budget if less)")
+    strength.add_argument("--games", type=int, default=None,
+                          help="games per case (default: 100 for balloons and ALU, 60 for sky "
+                               "commodores and Cloudspire)")
+    strength.add_argument("--seed", type=int, default=0)
+    strength.add_argument("--workers", type=int, default=None,
+                          help="games at once, one core each (default: cores)")
+    strength.add_argument("--out", help="append each row to this CSV file as it is measured")
     return parser
+
+
+def cmd_strength(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .playtest.strength import CASES, SECONDS_PER_MOVE, strength
+
+    cases = [c for c in CASES if args.game is None or c.game in args.game]
+    if not cases:
+        raise AloftnbError(f"no strength cases for {', '.join(args.game)} (games: "
+                           f"{', '.join(sorted({c.game for c in CASES}))})")
+    opponents = args.opponent or ["uct", "greedy", "openspiel-mcts"]
+    print(f"{len(cases)} cases x {len(opponents)} opponents, "
+          f"{args.seconds or SECONDS_PER_MOVE:g} s per move", flush=True)
+
+    def report(row: dict[str, Any]) -> None:
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
+                          for k, v in row.items()}), flush=True)
+        if args.out:
+            frame = pd.DataFrame([row])
+            exists = Path(args.out).exists()
+            frame.to_csv(args.out, mode="a", header=not exists, index=False)
+
+    table = strength(cases, opponents, candidate=args.candidate,
+                     seconds=args.seconds or SECONDS_PER_MOVE, seed=args.seed,
+                     workers=args.workers, games=args.games, report=report)
+    columns = [c for c in ("case", "opponent", "games", "share", "low", "high", "target",
+                           "opponent_share", "verdict") if c in table]
+    with pd.option_context("display.width", 160, "display.max_columns", None):
+        print(table[columns].to_string(index=False, float_format="{:.3f}".format))
+    return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -136,7 +186,8 @@ def cmd_evidence(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = {"simulate": cmd_simulate, "bench": cmd_bench, "games": cmd_games,
-               "fingerprints": cmd_fingerprints, "evidence": cmd_evidence}[args.command]
+               "fingerprints": cmd_fingerprints, "evidence": cmd_evidence,
+               "strength": cmd_strength}[args.command]
     try:
         return command(args)
     except AloftnbError as exc:

@@ -256,17 +256,21 @@ MCTS_BUDGETS: list[tuple[str, int, dict[str, Any], float]] = [
 
 
 def bench_mcts(game: str, players: int, options: dict[str, Any], target_s: float, moves: int,
-               iterations: int | None = None) -> None:
-    """MCTS decision times along one game (chance drawn, single-choice steps skipped), at the
-    game's default budget unless `iterations` is given."""
-    from .core.bots import MCTSBot, default_iterations
+               iterations: int | None = None, rate_iterations: int = 200) -> None:
+    """The game's default bot (`default_bot`): its decision times along one game (chance drawn,
+    single-choice steps skipped), at its own budget unless `iterations` is given. Then, on the
+    same decisions, the iterations per second of both searches (the guided `mcts` at the game's
+    settings and today's `uct`), each given `rate_iterations` a decision."""
+    from .core.bots import MCTSBot, UCTBot, default_bot, default_iterations, make_bot
     from .core.registry import make_rules
 
     rules = make_rules(game, players, **options)
-    bot = MCTSBot(iterations=iterations)
+    spec = default_bot(rules)
+    bot = make_bot(spec) if iterations is None else MCTSBot(iterations=iterations)
     rng = random.Random(0)
     state = rules.initial_state(0)
     times: list[float] = []
+    decisions: list[tuple[Any, int]] = []
     while not rules.is_over(state) and len(times) < moves:
         if rules.current_player(state) == CHANCE:
             state = rules.apply(state, rules.sample_chance(state, rng))
@@ -275,6 +279,7 @@ def bench_mcts(game: str, players: int, options: dict[str, Any], target_s: float
             start = time.perf_counter()
             seat = rules.current_player(state)
             assert seat is not None
+            decisions.append((state, seat))
             action = bot.choose(rules, state, seat, rng)
             times.append(time.perf_counter() - start)
         else:
@@ -289,7 +294,15 @@ def bench_mcts(game: str, players: int, options: dict[str, Any], target_s: float
     _line(f"{label}_mcts_{budget}_s_per_move", median,
           "s (median)", f"<= {target_s:g} s per move" if full else None,
           worst <= target_s if full else None, max_s=round(worst, 4), moves=len(times),
-          iterations=iterations or default_iterations(rules))
+          bot=spec if full else bot.spec,
+          iterations=iterations or getattr(bot, "iterations", None) or default_iterations(rules))
+    for search in (UCTBot(iterations=rate_iterations), MCTSBot(iterations=rate_iterations)):
+        started = time.perf_counter()
+        for where, seat in decisions:
+            search.search(rules, where, seat, random.Random(1))
+        elapsed = time.perf_counter() - started
+        _line(f"{label}_{search.name}_iterations_per_s", rate_iterations * len(decisions) / elapsed,
+              "iterations/s", decisions=len(decisions), bot=search.spec)
 
 
 def bench_openspiel(seconds: float) -> float | None:
@@ -500,7 +513,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     bench_tune(5 if quick else 50)
     for game, players, options, target_s in MCTS_BUDGETS:
         bench_mcts(game, players, options, target_s, moves=2 if quick else 10,
-                   iterations=100 if quick else None)
+                   iterations=100 if quick else None, rate_iterations=20 if quick else 200)
     cpp_rate = bench_openspiel(0.3 if quick else 3.0)
     bench_builds(0.3 if quick else 3.0, cpp_rate)
     return 0

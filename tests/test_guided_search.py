@@ -16,6 +16,7 @@ from aloftnb.core.bots import (
     SEARCH_DEFAULTS,
     MCTSBot,
     UCTBot,
+    bot_for,
     default_bot,
     evaluation_estimate,
     evaluation_order,
@@ -221,3 +222,22 @@ def test_root_parallel_search_adds_up_its_workers_and_repeats_for_a_seed():
     # Each worker searched with its own seed: one worker's tree is not the whole.
     alone = MCTSBot(iterations=40).search(rules, state, seat, random.Random(5))
     assert alone.visits == 40
+
+
+def test_asking_for_a_bot_without_naming_one_gets_the_games_default():
+    rules = make_rules("alu", 2)
+    assert bot_for("bot", rules).spec == default_bot(rules)
+    assert bot_for("greedy", rules).spec == "greedy"
+    results = aloftnb.simulate("alu", players=2, bots=["bot", "random"], games=1, seed=1,
+                               workers=1, progress=False, max_steps=6)
+    assert results.loc[0, "bot_0"] == default_bot(rules)
+    # A board's seat menu offers it, and choosing it seats the game's default bot.
+    match = aloftnb.new_match("alu", players=2, seed=3)
+    board = match.board()
+    assert board.bot_names[0] == "bot" and set(BOTS) <= set(board.bot_names)
+    board.control.set_controller(1, "bot")
+    assert board.control.bots[1].spec == default_bot(match.rules)
+    assert board.seats[1]["controller"] == board.control.bots[1].name
+    board.close()
+    with pytest.raises(AloftnbError, match="no bot called"):
+        bot_for("bots", rules)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import time
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -449,6 +450,33 @@ def test_openspiel_bots_in_simulate_and_on_a_board():
     board = match.board()
     board.set_seat(0, "openspiel-mcts:2")
     assert board.step() and match.position >= 1
+
+
+def test_openspiel_mcts_with_a_time_budget_stops_at_its_deadline():
+    from aloftnb.adapters.openspiel import _TimedMCTSBot
+
+    bot = make_bot("openspiel-mcts:0.05s")
+    assert bot.spec == "openspiel-mcts:0.05s" and bot.budget == "0.05 s per move"
+    assert make_bot("openspiel-mcts:40:0.05s").spec == "openspiel-mcts:40:0.05s"
+    assert make_bot("openspiel-mcts:40:0.05s").budget == "40 simulations or 0.05 s per move"
+    rules = aloftnb.make_rules("balloons", 3, columns=6, altitudes=2)
+    state = rules.initial_state(4)
+    assert bot.choose(rules, state, 0, random.Random(1)) in rules.legal_actions(state)
+    # A deadline already past: the simulation that expands the root is the last, whatever the
+    # cap.
+    game = pyspiel.load_game("aloftnb_balloons(players=3)")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    timed = _TimedMCTSBot(game, 2.0, 100_000, evaluator, random_state=np.random.RandomState(1))
+    timed.deadline = time.perf_counter() - 1
+    root = timed.mcts_search(game.new_initial_state())
+    assert root.explore_count == 2 and root.best_child().explore_count == 1
+    timed.deadline = None  # no deadline: the cap alone
+    timed.max_simulations = 30
+    assert timed.mcts_search(game.new_initial_state()).explore_count == 30
+    with pytest.raises(aloftnb.AloftnbError, match="simulations, not seconds"):
+        make_bot("openspiel-ismcts:0.5s")
+    with pytest.raises(aloftnb.AloftnbError, match="seconds must be"):
+        make_bot("openspiel-mcts:0s")
 
 
 def test_bad_openspiel_bot_specs_are_refused_clearly():

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import time
 import weakref
 from typing import Any
 
@@ -44,7 +45,7 @@ except ImportError as exc:  # pragma: no cover - exercised with a monkeypatched 
         "pip install 'aloftnb[openspiel]'") from exc
 
 from ..core import registry
-from ..core.bots import MAX_EXPLORATION, MAX_ITERATIONS, Bot
+from ..core.bots import MAX_EXPLORATION, MAX_ITERATIONS, MAX_SECONDS, Bot
 from ..core.chance import CHANCE, chance_rng
 from ..core.options import number_problem, seed_problem, whole_number_problem
 from ..core.rules import Rules, declares_encoding
@@ -433,7 +434,9 @@ def game_for(rules: Rules, seed: int = 0) -> AloftnbGame:
 class OpenSpielMCTSBot(Bot):
     """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts`) at an aloftnb seat.
 
-    "openspiel-mcts:N" searches N simulations with random rollouts. In a game with hidden
+    "openspiel-mcts:N" searches N simulations with random rollouts; "openspiel-mcts:0.25s" as
+    many as fit in a quarter of a second (to compare with aloftnb's bots at equal time), and
+    "openspiel-mcts:N:0.25s" stops at whichever comes first. In a game with hidden
     information it searches one world that `rules.determinize` samples for its seat, so it never
     reads what the seat cannot see; "openspiel-ismcts:N" runs OpenSpiel's ISMCTS instead, which
     resamples a world (through the same `determinize`) on every simulation.
@@ -442,30 +445,49 @@ class OpenSpielMCTSBot(Bot):
     name = "openspiel-mcts"
     algorithm = "mcts"
 
-    def __init__(self, simulations: int = 1000, exploration: float = 2.0) -> None:
+    def __init__(self, simulations: int | None = None, exploration: float = 2.0,
+                 seconds: float | None = None) -> None:
         # The same bounds as aloftnb's own MCTS: a spec from a board's seat menu must never
-        # start a search that runs for hours or never converges.
-        problem = whole_number_problem(simulations, 1, MAX_ITERATIONS)
+        # start a search that runs for hours or never converges. Neither budget: 1000.
+        if simulations is None:
+            simulations = 1000 if seconds is None else MAX_ITERATIONS
+        else:
+            problem = whole_number_problem(simulations, 1, MAX_ITERATIONS)
+            if problem:
+                raise AloftnbError(f"{self.name} simulations {problem}")
+        problem = seconds is not None and number_problem(seconds, 0, MAX_SECONDS, low_open=True)
         if problem:
-            raise AloftnbError(f"{self.name} simulations {problem}")
+            raise AloftnbError(f"{self.name} seconds {problem}")
         problem = number_problem(exploration, 0, MAX_EXPLORATION)
         if problem:
             raise AloftnbError(f"{self.name} exploration {problem}")
         self.simulations, self.exploration = simulations, float(exploration)
+        self.seconds = None if seconds is None else float(seconds)
         self._games: dict[Rules, AloftnbGame] = {}
 
     @property
     def budget(self) -> str:  # type: ignore[override]
-        return f"{self.simulations} simulations per move"
+        if self.seconds is None:
+            return f"{self.simulations} simulations per move"
+        if self.simulations == MAX_ITERATIONS:
+            return f"{self.seconds:g} s per move"
+        return f"{self.simulations} simulations or {self.seconds:g} s per move"
 
     @property
     def spec(self) -> str:
-        text = f"{self.name}:{self.simulations}"
-        return text if self.exploration == 2.0 else f"{text}:c{self.exploration:g}"
+        parts = [self.name]
+        if self.seconds is None or self.simulations != MAX_ITERATIONS:
+            parts.append(str(self.simulations))
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        if self.exploration != 2.0:
+            parts.append(f"c{self.exploration:g}")
+        return ":".join(parts)
 
     def __repr__(self) -> str:
+        seconds = "" if self.seconds is None else f", seconds={self.seconds}"
         return f"{type(self).__name__}(simulations={self.simulations}, " \
-               f"exploration={self.exploration})"
+               f"exploration={self.exploration}{seconds})"
 
     def _game(self, rules: Rules) -> AloftnbGame:
         game = self._games.get(rules)
@@ -490,17 +512,41 @@ class OpenSpielMCTSBot(Bot):
                                                                                 rng.random))
             world = state
         else:
-            bot = mcts.MCTSBot(game, self.exploration, self.simulations, evaluator,
-                               random_state=numpy_rng)
+            bot = _TimedMCTSBot(game, self.exploration, self.simulations, evaluator,
+                                random_state=numpy_rng)
             world = rules.determinize(state, seat, rng)
+            if self.seconds is not None:
+                bot.deadline = time.perf_counter() + self.seconds
         index = bot.step(game.state_from(world))
         return rules.action_from_index(int(index))
+
+
+class _TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's MCTSBot with a deadline: its search loop ends once the root has an outcome,
+    so when the time is up the root is given one (all zeros, read by nothing but that test) and
+    the simulation under way is the last. The move is still the most visited child; the first
+    two simulations always run (the second expands the root, so it has a child to choose)."""
+
+    deadline: float | None = None
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        path = super()._apply_tree_policy(root, state)
+        if (self.deadline is not None and root.outcome is None and root.explore_count > 0
+                and time.perf_counter() >= self.deadline):
+            root.outcome = np.zeros(state.get_game().num_players())
+        return path
 
 
 class OpenSpielISMCTSBot(OpenSpielMCTSBot):
     __doc__ = OpenSpielMCTSBot.__doc__
     name = "openspiel-ismcts"
     algorithm = "ismcts"
+
+    def __init__(self, simulations: int | None = None, exploration: float = 2.0,
+                 seconds: float | None = None) -> None:
+        if seconds is not None:  # OpenSpiel's ISMCTS runs its simulations whole
+            raise AloftnbError(f"{self.name} takes a number of simulations, not seconds")
+        super().__init__(simulations, exploration)
 
 
 BOTS = {"openspiel-mcts": OpenSpielMCTSBot, "openspiel-ismcts": OpenSpielISMCTSBot}
@@ -516,16 +562,19 @@ def bot_from_spec(spec: str) -> Bot:
 
 
 def make_bot(name: str, parts: list[str]) -> Bot:
-    """A bot from the parts of its spec after the name: ["1000"] or ["1000", "c1.4"]."""
+    """A bot from the parts of its spec after the name: ["1000"], ["0.25s"] or
+    ["1000", "c1.4"]."""
     kwargs: dict[str, Any] = {}
     try:
         for part in parts:
             if part.startswith("c"):
                 kwargs["exploration"] = float(part[1:])
+            elif part.endswith("s"):
+                kwargs["seconds"] = float(part[:-1])
             else:
                 kwargs["simulations"] = int(part)
     except ValueError:
         raise AloftnbError(f"cannot read bot {':'.join([name, *parts])!r}: write e.g. "
-                           f"'{name}', '{name}:1000' (simulations) or '{name}:1000:c1.4'"
-                           ) from None
+                           f"'{name}', '{name}:1000' (simulations), '{name}:0.25s' (seconds) "
+                           f"or '{name}:1000:c1.4'") from None
     return BOTS[name](**kwargs)

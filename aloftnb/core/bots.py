@@ -542,6 +542,14 @@ def default_bot(game: str | AnyRules, players: int | None = None, **options: Any
     return explicit_spec(make_bot(hooks_of(rules).default_bot(rules)), rules)
 
 
+def bot_for(spec: str | Bot, rules: AnyRules) -> Bot:
+    """`make_bot(spec)`, where the spec "bot" means this game's default bot (`default_bot`): what
+    a person gets by asking for a bot without naming one (a board's seat menu, `simulate`)."""
+    if isinstance(spec, str) and spec.strip() == "bot":
+        return make_bot(default_bot(rules))
+    return make_bot(spec)
+
+
 def processes_available() -> bool:
     """Whether this Python can start worker processes (not in the browser's)."""
     return sys.platform != "emscripten"

@@ -11,12 +11,13 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.bots import Bot, make_bot
+from ..core.bots import Bot, bot_for
 from ..core.match import Match, new_match
 from ..core.options import seed_problem
 from ..core.processes import process_context as _process_context
 from ..core.processes import registered_here as _registered_here
 from ..core.registry import make_rules
+from ..core.rules import AnyRules
 from ..errors import AloftnbError, IllegalAction
 from .progress import ProgressBar
 from .runner import GameSpec, play_chunk, seat_orders, worker_rules
@@ -24,7 +25,8 @@ from .runner import GameSpec, play_chunk, seat_orders, worker_rules
 ProgressHook = Callable[[int, int], None]
 
 
-def _bots_for(players: int, bots: str | Bot | Sequence[str | Bot] | None) -> tuple[Bot, ...]:
+def _bots_for(players: int, bots: str | Bot | Sequence[str | Bot] | None,
+              rules: AnyRules) -> tuple[Bot, ...]:
     if bots is None:
         bots = "random"
     if isinstance(bots, (str, Bot)):
@@ -36,7 +38,7 @@ def _bots_for(players: int, bots: str | Bot | Sequence[str | Bot] | None) -> tup
     if len(bots) != players:
         raise AloftnbError(f"{players} players need {players} bots (one per seat), "
                            f"got {len(bots)}: {bots!r}")
-    return tuple(make_bot(b) for b in bots)
+    return tuple(bot_for(b, rules) for b in bots)  # "bot": the game's default bot
 
 
 def game_spec(game: str, players: int, bots: str | Bot | Sequence[str | Bot] | None,
@@ -44,7 +46,8 @@ def game_spec(game: str, players: int, bots: str | Bot | Sequence[str | Bot] | N
     """What a worker needs to play games of `game` with these bots (one per seat) and options;
     the game, players and options are checked now."""
     rules = make_rules(game, players, **options)
-    return GameSpec(game, players, dict(rules.options), _bots_for(players, bots), max_steps)
+    return GameSpec(game, players, dict(rules.options), _bots_for(players, bots, rules),
+                    max_steps)
 
 
 def _bar_hook(bar: ProgressBar) -> ProgressHook:

@@ -288,7 +288,7 @@ def tune(game: str, knobs: Mapping[str, Any], objectives: Any, *, players: int |
     base_rules = knobs_set.rules({})
     for objective in objective_list:
         objective.check(base_rules)
-    own = _bots_for(players, bots)
+    own = _bots_for(players, bots, base_rules)
     lineup = tuple(b.spec for b in own)
     if not rotate_seats and len(set(lineup)) > 1 and any(
             isinstance(o, (SeatFairness, FactionFairness)) for o in objective_list):

@@ -284,7 +284,7 @@ class Board(FrontEndIntents, Choices, ViewerTexts, anywidget.AnyWidget):
                            else "human", "to_move": p == seat,
                            "played_by": self._played_by.get(p) if p not in self.control.bots
                            else None} for p in range(match.players)]
-            self.bot_names = sorted(BOTS)
+            self.bot_names = ["bot", *sorted(BOTS)]  # "bot": the game's default bot
             self.autoplay = self.control.autoplay
             self.bots_note = self.control.timeline_note()
             self.auto_chance = match.auto_chance

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from ..core.bots import Bot, make_bot
+from ..core.bots import Bot, bot_for
 from ..core.match import Match
 from ..core.options import whole_number_problem
 from ..errors import AloftnbError
@@ -170,7 +170,7 @@ class SeatControl:
             raise AloftnbError(f"seat must be 0..{match.players - 1}, not {seat!r:.60}")
         if isinstance(controller, str) and controller == "human":
             return None
-        return make_bot(controller)
+        return bot_for(controller, match.rules)  # "bot": the game's default
 
     def set_controller(self, seat: int, controller: str | Bot) -> None:
         bot = self.check_controller(seat, controller)

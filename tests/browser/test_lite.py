@@ -17,6 +17,7 @@ import os
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 from pathlib import Path
@@ -216,6 +217,32 @@ def test_the_site_plays_offline_in_the_browsers_python(chromium, lite_url, brows
         assert site.python("balloons.history[0].action.to_dict()") == {
             "type": "unpack", "balloon": "PW", "truck": 1}
         assert "Seat 0 to play" in board.locator(".aloft-status").text_content()
+        # A search with a time budget answers in the browser too (no threads, no worker
+        # processes): a seconds-only budget ends by its deadline alone, or this would not return.
+        legal, spent, visits = eval(site.run_cell(textwrap.dedent("""
+            import random, time
+            bot, rules, state = aloftnb.make_bot("mcts:0.3s"), balloons.rules, balloons.state
+            seat = rules.current_player(state)
+            started = time.perf_counter()
+            chosen = bot.choose(rules, state, seat, random.Random(0))
+            spent = time.perf_counter() - started
+            visits = bot.search(rules, state, seat, random.Random(1)).visits
+            print(repr((chosen in rules.legal_actions(state), spent, visits)))
+        """)).strip())  # noqa: S307 - our own output
+        assert legal and visits > 0
+        browser_report(f"lite: an mcts:0.3s decision took {spent:.2f} s, {visits} iterations")
+        # The game's default bot, chosen as a person chooses it ("bot" in seat 1's menu),
+        # answers the next move.
+        board.locator('select[aria-label="Who plays seat 1"]').select_option("bot")
+        site.page.wait_for_function(
+            "(board) => board.querySelector('select[aria-label=\"Who plays seat 1\"]').value"
+            " === 'mcts'", arg=board.element_handle())
+        board.locator("select.aloft-moves").select_option(index=1)
+        site.page.wait_for_function(
+            "(board) => board.querySelectorAll('.aloft-log li:not(.undone)').length >= 4",
+            arg=board.element_handle(), timeout=120_000)
+        assert site.python("[e.seat for e in balloons.history]") == [0, 1, 0, 1]
+        assert site.python("aloftnb.default_bot(balloons.rules)").startswith("mcts:")
 
         shot = Path(os.environ.get("ALOFTNB_LITE_SCREENSHOT") or tmp_path / "lite-board.png")
         site.page.set_viewport_size({"width": 1400, "height": 1500})  # the whole board
