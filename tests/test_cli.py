@@ -152,6 +152,11 @@ def test_bench_prints_one_json_line_per_measure():
     assert {"balloons_3p_mcts_100_iterations_s_per_move", "cloudspire_solo_1p_mcts_100_iterations"
             "_s_per_move", "commodores_two_players_2p_mcts_100_iterations_s_per_move",
             "cloudspire_cooperative_3p_mcts_100_iterations_s_per_move"} <= set(mcts)
+    # both searches' iterations per second on the same decisions, in each of them
+    for search in ("uct", "mcts"):
+        rates = [line for line in lines if line["measure"].endswith(f"_{search}_iterations_per_s")]
+        assert len(rates) == len(MCTS_BUDGETS)
+        assert all(r["value"] > 0 and r["bot"].startswith(search) for r in rates)
     # the yardstick, then each game in the pure and the compiled build and its ratio to it
     yardstick = measures.index("openspiel_connect_four_random_actions_per_s")
     for game in ("balloons", "alu", "commodores", "cloudspire"):

@@ -22,6 +22,8 @@ from aloftnb.core.bots import (
     evaluation_order,
     explicit_spec,
     make_bot,
+    scored_rivals,
+    with_score_bonus,
 )
 from aloftnb.core.hooks import GameHooks
 from aloftnb.core.registry import make_rules
@@ -144,7 +146,7 @@ def test_a_game_sets_the_search_and_its_default_bot_and_a_bot_overrides_them(set
     assert resolved["epsilon"] == SEARCH_DEFAULTS["epsilon"]
     assert MCTSBot(playout="mast", cutoff=5).resolved(settled)["playout"] == "mast"
     spec = default_bot("settled_takeaway", players=2)
-    assert spec == "mcts:77:c0.7:eval:e0.2:t2:cut3:noprior"
+    assert spec == "mcts:77:c0.7:eval:e0.2:t2:cut3:noprior:b0"
     assert make_bot(spec).resolved(settled) == resolved  # written out, it plays the same
     assert default_bot("settled_takeaway", players=3) == "uct:55"
     assert default_bot(settled) == spec
@@ -241,3 +243,27 @@ def test_asking_for_a_bot_without_naming_one_gets_the_games_default():
     board.close()
     with pytest.raises(AloftnbError, match="no bot called"):
         bot_for("bots", rules)
+
+
+def test_a_score_bonus_blends_the_outcome_with_each_seats_place_by_points():
+    rules = make_rules("balloons", 3)
+    state = rules.initial_state(2)
+    rng = random.Random(3)
+    while not rules.is_over(state):
+        state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    base = registry.hooks_of(rules).rewards
+    blended = with_score_bonus(base, 0.25)(rules, state)
+    scores = rules.scores(state)
+    low, high = min(scores.values()), max(scores.values())
+    for seat in range(3):
+        place = 0.5 if high == low else (scores[seat] - low) / (high - low)
+        assert blended[seat] == pytest.approx(0.75 * base(rules, state)[seat] + 0.25 * place)
+    assert scored_rivals(rules)
+    assert not scored_rivals(make_rules("balloons", 3, mode="cooperative"))
+    assert not scored_rivals(make_rules("alu", 2))  # won or lost, not on points
+    bot = make_bot("mcts:50:b0.25")
+    assert bot.spec == "mcts:50:b0.25" and bot.resolved(rules)["bonus"] == 0.25
+    assert bot.choose(rules, rules.initial_state(1), 0, random.Random(0)) in rules.legal_actions(
+        rules.initial_state(1))
+    with pytest.raises(AloftnbError, match="bonus must be"):
+        make_bot("mcts:50:b2")

@@ -455,9 +455,10 @@ class OpenSpielMCTSBot(Bot):
             problem = whole_number_problem(simulations, 1, MAX_ITERATIONS)
             if problem:
                 raise AloftnbError(f"{self.name} simulations {problem}")
-        problem = seconds is not None and number_problem(seconds, 0, MAX_SECONDS, low_open=True)
-        if problem:
-            raise AloftnbError(f"{self.name} seconds {problem}")
+        if seconds is not None:
+            problem = number_problem(seconds, 0, MAX_SECONDS, low_open=True)
+            if problem:
+                raise AloftnbError(f"{self.name} seconds {problem}")
         problem = number_problem(exploration, 0, MAX_EXPLORATION)
         if problem:
             raise AloftnbError(f"{self.name} exploration {problem}")
@@ -521,7 +522,7 @@ class OpenSpielMCTSBot(Bot):
         return rules.action_from_index(int(index))
 
 
-class _TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
+class _TimedMCTSBot(mcts.MCTSBot):
     """OpenSpiel's MCTSBot with a deadline: its search loop ends once the root has an outcome,
     so when the time is up the root is given one (all zeros, read by nothing but that test) and
     the simulation under way is the last. The move is still the most visited child; the first

@@ -326,6 +326,9 @@ class MCTSBot(UCTBot):
       than 1 + W * sqrt(n) (0: no widening), the untried actions coming best-first by move
       statistics, for games with hundreds of moves a
       decision; `prior=True` orders the root's actions by the game's evaluation one move ahead;
+    - `bonus` B: in a competitive game won on points, a playout that reaches the end is worth
+      (1 - B) times its outcome's reward plus B times each seat's place between the lowest and
+      the highest score (0..1), so a search also learns by how much (0: the outcome alone);
     - `workers`: root-parallel search on that many processes, each a whole search with its own
       seed drawn from the bot's generator, their visits added up: the same move for the same
       seed and worker count (with an iteration budget).
@@ -341,12 +344,13 @@ class MCTSBot(UCTBot):
                  exploration: float | None = None, *, playout: str | None = None,
                  epsilon: float | None = None, tournament: int | None = None,
                  cutoff: int | None = None, widening: float | None = None,
-                 prior: bool | None = None, workers: int = 1) -> None:
+                 prior: bool | None = None, bonus: float | None = None,
+                 workers: int = 1) -> None:
         super().__init__(iterations, seconds, 0.7 if exploration is None else exploration)
         self._exploration_given = exploration is not None
         self.settings: dict[str, Any] = {
             "playout": playout, "epsilon": epsilon, "tournament": tournament, "cutoff": cutoff,
-            "widening": widening, "prior": prior}
+            "widening": widening, "prior": prior, "bonus": bonus}
         if exploration is not None:
             self.settings["exploration"] = self.exploration
         check_search_settings(self.settings, "MCTS")
@@ -373,6 +377,8 @@ class MCTSBot(UCTBot):
             parts.append(f"pw{settings['widening']:g}")
         if settings["prior"] is not None:
             parts.append("prior" if settings["prior"] else "noprior")
+        if settings["bonus"] is not None:
+            parts.append(f"b{settings['bonus']:g}")
         if self.workers != 1:
             parts.append(f"w{self.workers}")
         return ":".join(parts)
@@ -415,9 +421,12 @@ class MCTSBot(UCTBot):
         cutoff = settings["cutoff"]
         estimate = hooks.estimate if has_estimate(hooks) else evaluation_estimate
         playout = settings["playout"]
+        rewards = hooks.rewards
+        if settings["bonus"] and scored_rivals(rules):
+            rewards = with_score_bonus(hooks.rewards, settings["bonus"])
         return run_guided_search(
             rules, state, seat, rng, stop, self._iterations(rules), seconds,
-            settings["exploration"], hooks.rewards, estimate, cutoff,
+            settings["exploration"], rewards, estimate, cutoff,
             1.0 if playout == "random" else settings["epsilon"], settings["tournament"],
             settings["widening"], rank, hooks.evaluate if playout == "eval" else None)
 
@@ -426,7 +435,7 @@ class MCTSBot(UCTBot):
 # the game's PLAYOUT_DECISIONS (playouts to the end when it sets none).
 SEARCH_DEFAULTS: dict[str, Any] = {
     "exploration": 0.7, "playout": "mast", "epsilon": 0.2, "tournament": 4, "cutoff": None,
-    "widening": None, "prior": False}
+    "widening": None, "prior": False, "bonus": 0.0}
 MAX_WORKERS = 64
 MAX_TOURNAMENT = 64
 MAX_CUTOFF = 10_000
@@ -447,7 +456,8 @@ def check_search_settings(settings: dict[str, Any], where: str) -> None:
         "epsilon": lambda v: number_problem(v, 0, 1),
         "tournament": lambda v: whole_number_problem(v, 1, MAX_TOURNAMENT),
         "cutoff": lambda v: whole_number_problem(v, 0, MAX_CUTOFF),
-        "widening": lambda v: number_problem(v, 0, MAX_EXPLORATION)}
+        "widening": lambda v: number_problem(v, 0, MAX_EXPLORATION),
+        "bonus": lambda v: number_problem(v, 0, 1)}
     for name, check in checks.items():
         value = settings.get(name)
         problem = value is not None and check(value)
@@ -474,6 +484,33 @@ def resolved_settings(rules: AnyRules, settings: dict[str, Any]) -> dict[str, An
     out["exploration"] = float(out["exploration"])
     out["epsilon"] = float(out["epsilon"])
     return out
+
+
+def scored_rivals(rules: AnyRules) -> bool:
+    """Whether seats compete on points (a score bonus means something there)."""
+    traits = rules.traits
+    return rules.players > 1 and traits.utility == "scores" and not traits.cooperative
+
+
+def with_score_bonus(rewards: Callable[[AnyRules, Any], Any], bonus: float
+                     ) -> Callable[[AnyRules, Any], dict[int, float]]:
+    """`rewards` blended with each seat's place between the lowest and highest final score."""
+    keep = 1.0 - bonus
+
+    def blended(rules: AnyRules, state: Any) -> dict[int, float]:
+        base = rewards(rules, state)
+        scores = rules.scores(state)
+        low, high = min(scores.values()), max(scores.values())
+        spread = high - low
+        out = {}
+        for seat in range(rules.players):
+            place = 0.5 if spread == 0 else (scores[seat] - low) / spread
+            if not rules.higher_score_wins:
+                place = 1.0 - place
+            out[seat] = keep * float(base[seat]) + bonus * place
+        return out
+
+    return blended
 
 
 def has_estimate(hooks: AnyHooks) -> bool:
@@ -517,7 +554,8 @@ def evaluation_order(rules: AnyRules, state: Any, seat: int, rng: random.Random,
 
 def explicit_spec(bot: Bot, rules: AnyRules) -> str:
     """`bot`'s spec with everything it leaves to the game written out, as it plays `rules`
-    ("mcts" -> "mcts:1000:c0.7:mast:e0.2:t4:cut16"): what a reader needs to know what played."""
+    ("mcts" -> "mcts:1000:c0.7:mast:e0.2:t4:cut16:noprior:b0"): what a reader needs to know what
+    played."""
     if not isinstance(bot, UCTBot):
         return bot.spec
     iterations = bot._iterations(rules)
@@ -624,7 +662,7 @@ def _budget_part(part: str, kwargs: dict[str, Any]) -> bool:
 
 def _setting_part(part: str, kwargs: dict[str, Any]) -> bool:
     """Reads a guided search's setting ("mast", "e0.1", "t4", "cut8", "pw1.5", "prior",
-    "noprior", "w4") into kwargs."""
+    "noprior", "w4", "b0.3") into kwargs."""
     if part in MCTSBot.PLAYOUTS:
         kwargs["playout"] = part
     elif part in ("prior", "noprior"):
@@ -639,6 +677,8 @@ def _setting_part(part: str, kwargs: dict[str, Any]) -> bool:
         kwargs["tournament"] = int(part[1:])
     elif part.startswith("w"):
         kwargs["workers"] = int(part[1:])
+    elif part.startswith("b"):
+        kwargs["bonus"] = float(part[1:])
     else:
         return False
     return True

@@ -248,7 +248,8 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
     `replay_limit`: replay only the runs whose games took at most this many seconds each when
     they were measured; the others say None under `replays` (not replayed). A run of MCTS games
     can take minutes to replay where a notebook's reader is waiting."""
-    from .simulation import _process_context, _registered_here
+    from ..core.processes import process_context as _process_context
+    from ..core.processes import registered_here as _registered_here
 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):

@@ -97,7 +97,7 @@ def credit(results: pd.DataFrame, bot: str) -> tuple[float, int]:
     done = results[results["error"].fillna("") == ""]
     seats = [int(c.split("_")[1]) for c in done.columns
              if c.startswith("win_") and c.split("_")[1].isdigit()]
-    wins = sum(done[f"win_{s}"].astype(float) for s in seats)
+    wins = done[[f"win_{s}" for s in seats]].astype(float).sum(axis=1)
     total = 0.0
     for seat in seats:
         mine = (done[f"bot_{seat}"].astype(str) == bot) & (wins > 0)

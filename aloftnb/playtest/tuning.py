@@ -18,6 +18,7 @@ import pandas as pd
 from ..core.bots import Bot, make_bot
 from ..core.chance import derive_seed
 from ..core.options import seed_problem
+from ..core.processes import process_context as _process_context
 from ..errors import AloftnbError, InvalidOptions
 from .knobs import KnobSet, knob_set
 from .metrics import SeatsNotComparableWarning
@@ -32,7 +33,7 @@ from .objectives import (
 )
 from .progress import ProgressBar
 from .runner import GameSpec
-from .simulation import _bots_for, _defined_here, _process_context, simulate
+from .simulation import _bots_for, _defined_here, simulate
 from .tune_results import TuneResults
 
 __all__ = ["tune"]
