@@ -173,8 +173,10 @@ class GreedyBot(Bot):
         worlds = [rules.determinize(state, seat, rng) for _ in range(self.samples)]
         # Where the seat sees everything, the worlds are equal: an action that leads to no chance
         # step then evaluates the same in each, so it is played and evaluated once (the value
-        # and the draws from rng are those of evaluating it in every world).
-        one_world = all(world == worlds[0] for world in worlds[1:])
+        # and the draws from rng are those of evaluating it in every world). A subclass with its
+        # own `expected` may draw from rng there, so it evaluates every world as before.
+        one_world = (type(self).expected is GreedyBot.expected
+                     and all(world == worlds[0] for world in worlds[1:]))
         best: list[Action] = []
         best_value = -math.inf
         for action in actions:
