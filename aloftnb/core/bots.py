@@ -653,11 +653,19 @@ def _budget_part(part: str, kwargs: dict[str, Any]) -> bool:
     """Reads "500" (iterations), "0.5s" (seconds) or "c1.4" (exploration) into kwargs."""
     if part.isdigit():
         kwargs["iterations"] = int(part)
-    elif part.endswith("s") and part[:1].isdigit():
-        kwargs["seconds"] = float(part[:-1])
+    elif part.endswith("s") and _reads_as_number(part[:-1]):
+        kwargs["seconds"] = float(part[:-1])  # "nans", "infs": read, then refused as not finite
     elif part.startswith("c") and not part.startswith("cut"):
         kwargs["exploration"] = float(part[1:])
     else:
+        return False
+    return True
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
         return False
     return True
 
