@@ -89,8 +89,8 @@ class GameHooks(Generic[RulesT, StateT]):
 
     def search_settings(self, rules: RulesT) -> Mapping[str, Any]:
         """The guided MCTS bot's settings in this configured game (MCTSBot's keyword arguments:
-        playout, epsilon, tournament, cutoff, widening, prior, exploration), where a bot does not
-        set them. Fallback: none (SEARCH_DEFAULTS in core/bots.py)."""
+        playout, epsilon, tournament, cutoff, widening, prior, bonus, exploration), where a bot
+        does not set them. Fallback: none (SEARCH_DEFAULTS in core/bots.py)."""
         return {}
 
     def default_bot(self, rules: RulesT) -> str:
