@@ -423,7 +423,7 @@ class MCTSBot(UCTBot):
         cutoff = settings["cutoff"]
         estimate = hooks.estimate if has_estimate(hooks) else evaluation_estimate
         playout = settings["playout"]
-        rewards = hooks.rewards
+        rewards: Callable[[AnyRules, Any], dict[int, float]] = hooks.rewards
         if settings["bonus"] and scored_rivals(rules):
             rewards = with_score_bonus(hooks.rewards, settings["bonus"])
         return run_guided_search(
