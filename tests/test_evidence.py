@@ -186,7 +186,7 @@ def test_a_replay_plays_the_shortest_stored_game_by_its_own_index(evidence):
     assert not replays(*ab, other)
 
 
-def test_first_games_replay_alike_on_one_process_or_several(evidence):
+def test_replays_come_out_alike_on_one_process_or_several(evidence):
     alone = evidence_status(evidence, workers=1)
     shared = evidence_status(evidence, workers=2)
     pd.testing.assert_frame_equal(alone, shared)
