@@ -136,7 +136,7 @@ def _with_rival_colours(rules, state, seat, colours):
     return state._replace(colours=tuple(new))
 
 
-@pytest.mark.parametrize("spec", ["greedy", "mcts:80"])
+@pytest.mark.parametrize("spec", ["greedy", "uct:80", "mcts:80", "mcts:80:nosecrets"])
 def test_searching_bots_never_read_hidden_colours(spec):
     # Two worlds the seat cannot tell apart (only rivals' secret colours differ) must get the
     # same move from the same rng: the bot may only look at them through determinize.

@@ -13,20 +13,22 @@ from aloftnb.core import registry
 from aloftnb.core.action import Action
 from aloftnb.core.bots import (
     BOTS,
-    SEARCH_DEFAULTS,
     MCTSBot,
     UCTBot,
     bot_for,
     default_bot,
-    evaluation_estimate,
-    evaluation_order,
     explicit_spec,
     make_bot,
-    scored_rivals,
-    with_score_bonus,
 )
 from aloftnb.core.hooks import GameHooks
 from aloftnb.core.registry import make_rules
+from aloftnb.core.search_settings import (
+    SEARCH_DEFAULTS,
+    evaluation_estimate,
+    evaluation_order,
+    scored_rivals,
+    with_score_bonus,
+)
 from aloftnb.errors import AloftnbError, InvalidGame
 
 
@@ -209,6 +211,32 @@ def test_every_games_default_bot_is_a_spec_that_plays(game, players, options):
     assert small.choose(rules, state, seat, random.Random(0)) in rules.legal_actions(state)
 
 
+def test_each_game_sets_the_search_its_evidence_chose():
+    # Balloons: cut playouts in competitive games only; commodores: widening; the others: the
+    # defaults. uct keeps its own cutoff rule (the game's PLAYOUT_DECISIONS, none in balloons).
+    assert ":cut24:" in default_bot("balloons", players=3)
+    assert ":cut" not in default_bot("balloons", players=1, mode="solo")
+    assert ":cut" not in default_bot("balloons", players=2, mode="cooperative")
+    assert ":pw1:" in default_bot("commodores", players=3)
+    assert ":pw" not in default_bot("alu", players=2)
+    balloons = make_rules("balloons", 2)
+    assert registry.hooks_of(balloons).PLAYOUT_DECISIONS is None
+    assert explicit_spec(make_bot("uct"), balloons) == "uct:1000"
+
+
+def test_balloons_estimate_favours_the_seat_its_evaluation_favours():
+    rules, state = _balloons_after(3, 20)
+    hooks = registry.hooks_of(rules)
+    values = [hooks.evaluate(rules, state, seat) for seat in range(3)]
+    worth = hooks.estimate(rules, state)
+    assert set(worth) == {0, 1, 2} and all(0.0 < v < 1.0 for v in worth.values())
+    assert max(worth, key=worth.get) == max(range(3), key=values.__getitem__)
+    assert min(worth, key=worth.get) == min(range(3), key=values.__getitem__)
+    solo = make_rules("balloons", 1, mode="solo")
+    start = solo.initial_state(0)
+    assert hooks.estimate(solo, start) == hooks.rewards(solo, start)
+
+
 def test_root_parallel_search_adds_up_its_workers_and_repeats_for_a_seed():
     rules = make_rules("balloons", 3)
     state = rules.initial_state(6)
@@ -245,7 +273,7 @@ def test_asking_for_a_bot_without_naming_one_gets_the_games_default():
         bot_for("bots", rules)
 
 
-def test_a_score_bonus_blends_the_outcome_with_each_seats_place_by_points():
+def test_a_score_bonus_blends_the_outcome_with_each_seats_margin_by_points():
     rules = make_rules("balloons", 3)
     state = rules.initial_state(2)
     rng = random.Random(3)
@@ -254,10 +282,17 @@ def test_a_score_bonus_blends_the_outcome_with_each_seats_place_by_points():
     base = registry.hooks_of(rules).rewards
     blended = with_score_bonus(base, 0.25)(rules, state)
     scores = rules.scores(state)
-    low, high = min(scores.values()), max(scores.values())
+    assert len(set(scores.values())) > 1  # a game whose margins differ
+    everything = sum(abs(v) for v in scores.values())
     for seat in range(3):
-        place = 0.5 if high == low else (scores[seat] - low) / (high - low)
-        assert blended[seat] == pytest.approx(0.75 * base(rules, state)[seat] + 0.25 * place)
+        rivals_mean = (sum(scores.values()) - scores[seat]) / 2
+        margin = 0.5 + 0.5 * (scores[seat] - rivals_mean) / everything
+        assert blended[seat] == pytest.approx(0.75 * base(rules, state)[seat] + 0.25 * margin)
+    # With two seats the margin still tells a close game from a rout (a place would not).
+    close = with_score_bonus(lambda r, s: {0: 1.0, 1: 0.0}, 0.5)
+    fake = type("Scored", (), {"players": 2, "higher_score_wins": True,
+                               "scores": lambda self, s: s})()
+    assert close(fake, {0: 11, 1: 9})[0] < close(fake, {0: 20, 1: 0})[0]
     assert scored_rivals(rules)
     assert not scored_rivals(make_rules("balloons", 3, mode="cooperative"))
     assert not scored_rivals(make_rules("alu", 2))  # won or lost, not on points
@@ -267,3 +302,40 @@ def test_a_score_bonus_blends_the_outcome_with_each_seats_place_by_points():
         rules.initial_state(1))
     with pytest.raises(AloftnbError, match="bonus must be"):
         make_bot("mcts:50:b2")
+
+
+def _balloons_after(players, moves, seed=3):
+    rules = make_rules("balloons", players)
+    state = rules.initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        actions = rules.legal_actions(state)
+        state = rules.apply(state, actions[int(rng.random() * len(actions))])
+    return rules, state
+
+
+def test_a_rival_plays_as_one_who_knows_its_own_secret():
+    rules, state = _balloons_after(2, 6)
+    seat = rules.current_player(state)
+    rival = 1 - seat
+    hooks = registry.hooks_of(rules)
+    assert hooks.secret(rules, state, rival) == state.colours[rival]
+    solo = make_rules("balloons", 1, mode="solo")
+    assert hooks.secret(solo, solo.initial_state(0), 0) is None
+    root = make_bot("mcts:300").search(rules, state, seat, random.Random(5))
+    unseen = {c for c in range(5) if c != state.colours[seat]}
+    split = [child for child in root.children.values() if child.visits > 8]
+    assert split
+    for child in split:  # the rival moves next: its moves are kept per colour it may hold
+        assert not child.children and child.secrets
+        assert set(child.secrets) <= unseen and len(child.secrets) >= 2
+        assert sum(inner.visits for inner in child.secrets.values()) == child.visits - 1
+    plain = make_bot("mcts:300:nosecrets").search(rules, state, seat, random.Random(5))
+    assert all(child.secrets is None for child in plain.children.values())
+    assert any(child.children for child in plain.children.values())
+    assert default_bot(rules).endswith(":secrets")  # written out where the game has secrets
+    assert "secrets" not in default_bot("alu", players=2)
+    # A game without secrets (ALU's hooks do not override the hook) keeps one tree.
+    alu = make_rules("alu", 2)
+    alu_root = make_bot("mcts:100").search(alu, alu.initial_state(0), 0, random.Random(1))
+    assert all(child.secrets is None for child in alu_root.children.values())

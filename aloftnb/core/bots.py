@@ -42,13 +42,26 @@ from .rules import AnyRules
 from .search import Node, most_visited
 from .search import guided_search as run_guided_search
 from .search import search as run_search
+from .search_settings import (
+    MAX_EXPLORATION,
+    MAX_WORKERS,
+    check_search_settings,
+    evaluation_estimate,
+    evaluation_order,
+    has_estimate,
+    has_secret,
+    read_setting,
+    resolved_settings,
+    scored_rivals,
+    with_score_bonus,
+)
+from .search_settings import PLAYOUTS as GUIDED_PLAYOUTS
 
 # Upper bounds on what one decision may cost, so no bot spec (one front-end message) can hold the
 # kernel for hours or grow memory without end.
 MAX_ITERATIONS = 100_000
 MAX_SECONDS = 60.0
 MAX_SAMPLES = 64
-MAX_EXPLORATION = 10.0
 
 
 class IllegalChoice(AloftnbError):
@@ -329,8 +342,11 @@ class MCTSBot(UCTBot):
       statistics, for games with hundreds of moves a
       decision; `prior=True` orders the root's actions by the game's evaluation one move ahead;
     - `bonus` B: in a competitive game won on points, a playout that reaches the end is worth
-      (1 - B) times its outcome's reward plus B times each seat's place between the lowest and
-      the highest score (0..1), so a search also learns by how much (0: the outcome alone);
+      (1 - B) times its outcome's reward plus B times each seat's margin over its rivals' mean
+      score (0.5 + margin / 2 / all points scored), so a search also learns by how much (0: the
+      outcome alone);
+    - `secrets`: where the game's hooks define `secret`, a rival's statistics are kept apart
+      for each secret a world deals it (it plays knowing its own card);
     - `workers`: root-parallel search on that many processes, each a whole search with its own
       seed drawn from the bot's generator, their visits added up: the same move for the same
       seed and worker count (with an iteration budget).
@@ -340,19 +356,19 @@ class MCTSBot(UCTBot):
     """
 
     name = "mcts"
-    PLAYOUTS = ("mast", "eval", "random")
+    PLAYOUTS = GUIDED_PLAYOUTS
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  exploration: float | None = None, *, playout: str | None = None,
                  epsilon: float | None = None, tournament: int | None = None,
                  cutoff: int | None = None, widening: float | None = None,
                  prior: bool | None = None, bonus: float | None = None,
-                 workers: int = 1) -> None:
+                 secrets: bool | None = None, workers: int = 1) -> None:
         super().__init__(iterations, seconds, 0.7 if exploration is None else exploration)
         self._exploration_given = exploration is not None
         self.settings: dict[str, Any] = {
             "playout": playout, "epsilon": epsilon, "tournament": tournament, "cutoff": cutoff,
-            "widening": widening, "prior": prior, "bonus": bonus}
+            "widening": widening, "prior": prior, "bonus": bonus, "secrets": secrets}
         if exploration is not None:
             self.settings["exploration"] = self.exploration
         check_search_settings(self.settings, "MCTS")
@@ -381,6 +397,8 @@ class MCTSBot(UCTBot):
             parts.append("prior" if settings["prior"] else "noprior")
         if settings["bonus"] is not None:
             parts.append(f"b{settings['bonus']:g}")
+        if settings["secrets"] is not None:
+            parts.append("secrets" if settings["secrets"] else "nosecrets")
         if self.workers != 1:
             parts.append(f"w{self.workers}")
         return ":".join(parts)
@@ -430,139 +448,22 @@ class MCTSBot(UCTBot):
             rules, state, seat, rng, stop, self._iterations(rules), seconds,
             settings["exploration"], rewards, estimate, cutoff,
             1.0 if playout == "random" else settings["epsilon"], settings["tournament"],
-            settings["widening"], rank, hooks.evaluate if playout == "eval" else None)
-
-
-# A guided search's settings where neither the bot nor the game's hooks give one. `cutoff` None:
-# the game's PLAYOUT_DECISIONS (playouts to the end when it sets none).
-SEARCH_DEFAULTS: dict[str, Any] = {
-    "exploration": 0.7, "playout": "mast", "epsilon": 0.2, "tournament": 4, "cutoff": None,
-    "widening": None, "prior": False, "bonus": 0.0}
-MAX_WORKERS = 64
-MAX_TOURNAMENT = 64
-MAX_CUTOFF = 10_000
-
-
-def check_search_settings(settings: dict[str, Any], where: str) -> None:
-    """AloftnbError naming the first bad setting of a guided search (None: not set)."""
-    unknown = sorted(set(settings) - set(SEARCH_DEFAULTS))
-    if unknown:
-        raise AloftnbError(f"{where}: no search setting called {', '.join(unknown)} (settings: "
-                           f"{', '.join(SEARCH_DEFAULTS)})")
-    value = settings.get("playout")
-    if value is not None and value not in MCTSBot.PLAYOUTS:
-        raise AloftnbError(f"{where} playout must be one of {', '.join(MCTSBot.PLAYOUTS)}, not "
-                           f"{_short_repr(value)}")
-    checks: dict[str, Callable[[Any], str | None]] = {
-        "exploration": lambda v: number_problem(v, 0, MAX_EXPLORATION),
-        "epsilon": lambda v: number_problem(v, 0, 1),
-        "tournament": lambda v: whole_number_problem(v, 1, MAX_TOURNAMENT),
-        "cutoff": lambda v: whole_number_problem(v, 0, MAX_CUTOFF),
-        "widening": lambda v: number_problem(v, 0, MAX_EXPLORATION),
-        "bonus": lambda v: number_problem(v, 0, 1)}
-    for name, check in checks.items():
-        value = settings.get(name)
-        problem = value is not None and check(value)
-        if problem:
-            raise AloftnbError(f"{where} {name} {problem}")
-    value = settings.get("prior")
-    if value is not None and not isinstance(value, bool):
-        raise AloftnbError(f"{where} prior must be True or False, not {_short_repr(value)}")
-
-
-def resolved_settings(rules: AnyRules, settings: dict[str, Any]) -> dict[str, Any]:
-    """`settings` (None: not set) completed by the game's `search_settings`, then the
-    defaults; a cutoff still None is the game's PLAYOUT_DECISIONS."""
-    hooks = game_hooks(rules)
-    game = dict(hooks.search_settings(rules))
-    check_search_settings(game, f"{rules.name}'s search_settings")
-    out = dict(SEARCH_DEFAULTS)
-    out.update({k: v for k, v in game.items() if v is not None})
-    out.update({k: v for k, v in settings.items() if v is not None})
-    if out["cutoff"] is None:
-        out["cutoff"] = hooks.PLAYOUT_DECISIONS
-    if not out["widening"]:
-        out["widening"] = None  # 0: no widening
-    out["exploration"] = float(out["exploration"])
-    out["epsilon"] = float(out["epsilon"])
-    return out
-
-
-def scored_rivals(rules: AnyRules) -> bool:
-    """Whether seats compete on points (a score bonus means something there)."""
-    traits = rules.traits
-    return rules.players > 1 and traits.utility == "scores" and not traits.cooperative
-
-
-def with_score_bonus(rewards: Callable[[AnyRules, Any], Any], bonus: float
-                     ) -> Callable[[AnyRules, Any], dict[int, float]]:
-    """`rewards` blended with each seat's place between the lowest and highest final score."""
-    keep = 1.0 - bonus
-
-    def blended(rules: AnyRules, state: Any) -> dict[int, float]:
-        base = rewards(rules, state)
-        scores = rules.scores(state)
-        low, high = min(scores.values()), max(scores.values())
-        spread = high - low
-        out = {}
-        for seat in range(rules.players):
-            place = 0.5 if spread == 0 else (scores[seat] - low) / spread
-            if not rules.higher_score_wins:
-                place = 1.0 - place
-            out[seat] = keep * float(base[seat]) + bonus * place
-        return out
-
-    return blended
-
-
-def has_estimate(hooks: AnyHooks) -> bool:
-    """Whether the game's hooks define their own `estimate`."""
-    from .hooks import AdoptedHooks, GameHooks
-
-    if isinstance(hooks, AdoptedHooks):
-        return hooks.has_estimate
-    return type(hooks).estimate is not GameHooks.estimate
-
-
-def evaluation_estimate(rules: AnyRules, state: Any) -> dict[int, float]:
-    """A cut-short playout's reward where the game has no `estimate`: each seat's share of
-    rivals whose evaluation it beats (ties half), from the game's `evaluate`; 0.5 alone."""
-    if rules.players == 1:
-        return {0: 0.5}
-    hooks = game_hooks(rules)
-    values = [hooks.evaluate(rules, state, seat) for seat in range(rules.players)]
-    rivals = rules.players - 1
-    return {seat: sum(1.0 if mine > other else 0.5 if mine == other else 0.0
-                      for other_seat, other in enumerate(values) if other_seat != seat) / rivals
-            for seat, mine in enumerate(values)}
-
-
-def evaluation_order(rules: AnyRules, state: Any, seat: int, rng: random.Random,
-                     stop: Callable[[], bool] | None, deadline: float | None) -> dict[Any, int]:
-    """The root's prior: `seat`'s legal actions ranked by the game's evaluation of where each
-    leads, in one determinized world (best first, ties in legal order). Stops ranking when the
-    time or `stop` runs out: the actions not reached rank after the others."""
-    world = rules.determinize(state, seat, rng)
-    hooks = game_hooks(rules)
-    scored: list[tuple[float, int, Any]] = []
-    for place, action in enumerate(rules.legal_actions(state)):
-        if place % 16 == 15 and ((deadline is not None and time.perf_counter() >= deadline)
-                                  or (stop is not None and stop())):
-            break
-        scored.append((-hooks.evaluate(rules, rules.apply(world, action), seat), place, action))
-    scored.sort(key=lambda item: (item[0], item[1]))
-    return {action: rank for rank, (_, _, action) in enumerate(scored)}
+            settings["widening"], rank, hooks.evaluate if playout == "eval" else None,
+            hooks.secret if settings["secrets"] and has_secret(hooks) else None)
 
 
 def explicit_spec(bot: Bot, rules: AnyRules) -> str:
     """`bot`'s spec with everything it leaves to the game written out, as it plays `rules`
-    ("mcts" -> "mcts:1000:c0.7:mast:e0.2:t4:cut16:noprior:b0"): what a reader needs to know what
-    played."""
+    ("mcts" -> "mcts:1000:c0.7:mast:e0.2:t4:cut16:noprior:b0"): what a reader needs to know
+    what played. Secrets are written only in a game that has them."""
     if not isinstance(bot, UCTBot):
         return bot.spec
     iterations = bot._iterations(rules)
     if isinstance(bot, MCTSBot):
-        full = MCTSBot(iterations, bot.seconds, workers=bot.workers, **bot.resolved(rules))
+        settings = bot.resolved(rules)
+        if not has_secret(game_hooks(rules)):
+            settings["secrets"] = None
+        full = MCTSBot(iterations, bot.seconds, workers=bot.workers, **settings)
         return full.spec
     return UCTBot(iterations, bot.seconds, bot.exploration).spec
 
@@ -635,7 +536,7 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                     raise ValueError
         elif name == "mcts":
             for part in parts:
-                if not (_budget_part(part, kwargs) or _setting_part(part, kwargs)):
+                if not (_budget_part(part, kwargs) or read_setting(part, kwargs)):
                     raise ValueError
         elif name == "greedy" and len(parts) == 1:
             kwargs["samples"] = int(parts[0])
@@ -666,30 +567,6 @@ def _reads_as_number(text: str) -> bool:
     try:
         float(text)
     except ValueError:
-        return False
-    return True
-
-
-def _setting_part(part: str, kwargs: dict[str, Any]) -> bool:
-    """Reads a guided search's setting ("mast", "e0.1", "t4", "cut8", "pw1.5", "prior",
-    "noprior", "w4", "b0.3") into kwargs."""
-    if part in MCTSBot.PLAYOUTS:
-        kwargs["playout"] = part
-    elif part in ("prior", "noprior"):
-        kwargs["prior"] = part == "prior"
-    elif part.startswith("cut"):
-        kwargs["cutoff"] = int(part[3:])
-    elif part.startswith("pw"):
-        kwargs["widening"] = float(part[2:])
-    elif part.startswith("e"):
-        kwargs["epsilon"] = float(part[1:])
-    elif part.startswith("t"):
-        kwargs["tournament"] = int(part[1:])
-    elif part.startswith("w"):
-        kwargs["workers"] = int(part[1:])
-    elif part.startswith("b"):
-        kwargs["bonus"] = float(part[1:])
-    else:
         return False
     return True
 

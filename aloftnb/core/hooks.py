@@ -83,6 +83,13 @@ class GameHooks(Generic[RulesT, StateT]):
         `PLAYOUT_DECISIONS`. A game that sets `PLAYOUT_DECISIONS` must define it."""
         raise NotImplementedError(f"{type(self).__name__} sets no estimate")
 
+    def secret(self, rules: RulesT, state: StateT, seat: int) -> Any:
+        """What `seat` alone knows in `state` (its hand, its card), as a hashable value, or None
+        when it knows nothing the others do not. The guided search keeps a rival's statistics
+        apart for each secret a determinized world deals it, so the rival plays as one who knows
+        its own cards. Fallback (not overridden): no secrets, one set of statistics."""
+        return None
+
     def mcts_iterations(self, rules: RulesT) -> int:
         """The MCTS bot's iterations at its default budget, in this configured game."""
         return DEFAULT_ITERATIONS
@@ -90,7 +97,7 @@ class GameHooks(Generic[RulesT, StateT]):
     def search_settings(self, rules: RulesT) -> Mapping[str, Any]:
         """The guided MCTS bot's settings in this configured game (MCTSBot's keyword arguments:
         playout, epsilon, tournament, cutoff, widening, prior, bonus, exploration), where a bot
-        does not set them. Fallback: none (SEARCH_DEFAULTS in core/bots.py)."""
+        does not set them. Fallback: none (SEARCH_DEFAULTS in core/search_settings.py)."""
         return {}
 
     def default_bot(self, rules: RulesT) -> str:

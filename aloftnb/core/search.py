@@ -21,13 +21,16 @@ from .chance import CHANCE
 class Node:
     """A move in the shared tree: its children by action and the statistics of the move."""
 
-    __slots__ = ("available", "children", "reward", "visits")
+    __slots__ = ("available", "children", "reward", "secrets", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.available = 0  # how often this move was legal when its parent was visited
         self.reward = 0.0  # summed reward of the seat that played the move into this node
+        # guided_search only: at a rival's move, one node per secret a world deals that rival,
+        # whose children and statistics are kept apart.
+        self.secrets: dict[Any, Node] | None = None
 
 
 def _as_list(actions: Any) -> list[Any]:
@@ -128,7 +131,8 @@ def guided_search(rules: Any, state: Any, seat: int, rng: random.Random,
                   c: float, rewards_of: Callable[[Any, Any], Any],
                   estimate: Callable[[Any, Any], Any], cutoff: int | None, epsilon: float,
                   tournament: int, widening: float | None, root_rank: dict[Any, int] | None,
-                  evaluate: Callable[[Any, Any, int], float] | None) -> Node:
+                  evaluate: Callable[[Any, Any, int], float] | None,
+                  secret: Callable[[Any, Any, int], Any] | None = None) -> Node:
     """MCTSBot's search: `search`'s loop (determinized worlds, open-loop chance, UCB on
     availability), guided by what it learns and what the game knows:
 
@@ -141,13 +145,17 @@ def guided_search(rules: Any, state: Any, seat: int, rng: random.Random,
       the root (a prior: lower first), else best MAST value first (unseen actions first, ties
       in a random order).
     - `cutoff`: playouts stop after that many decisions and take `estimate` as their reward.
+    - `secret` (the game's hook, or None): a rival's statistics, in the tree and in MAST, are
+      kept apart for each secret the world deals it, so it plays as one who knows its cards.
     """
     root = Node()
     deadline = -1.0 if seconds is None else time.perf_counter() + seconds
     legal, apply, player_of = rules.legal_actions, rules.apply, rules.current_player
     legal = getattr(legal, "uncached", legal)  # without a simulation runner's one-state cache
     sample_chance, determinize, draw = rules.sample_chance, rules.determinize, rng.random
-    mast: list[MastTable] = [{} for _ in range(rules.players)]
+    seats = range(rules.players)
+    tables: dict[Any, MastTable] = {}  # MAST tables by (seat, secret)
+    mast: list[MastTable] = [tables.setdefault((p, None), {}) for p in seats]
     greedy_playouts = evaluate is not None
     done = 0
     while iterations is None or done < iterations:
@@ -155,6 +163,9 @@ def guided_search(rules: Any, state: Any, seat: int, rng: random.Random,
                                or (stop is not None and stop())):
             break
         world = determinize(state, seat, rng)
+        if secret is not None:
+            mast = [tables.setdefault((p, None if p == seat else secret(rules, world, p)), {})
+                    for p in seats]
         node = root
         path: list[Node] = []
         movers: list[int] = []  # the seat that played each action of `played`
@@ -166,6 +177,18 @@ def guided_search(rules: Any, state: Any, seat: int, rng: random.Random,
                 mover = player_of(world)
                 continue
             moves = _as_list(legal(world))
+            if secret is not None and mover != seat:
+                # A rival chooses knowing its own secret: go through the node of the secret
+                # this world deals it.
+                tag = secret(rules, world, mover)
+                by_secret = node.secrets
+                if by_secret is None:
+                    by_secret = node.secrets = {}
+                inner = by_secret.get(tag)
+                if inner is None:
+                    inner = by_secret[tag] = Node()
+                inner.visits += 1
+                node = inner
             children = node.children
             untried: list[Any] = []
             tried: list[Node] = []
@@ -232,10 +255,11 @@ def guided_search(rules: Any, state: Any, seat: int, rng: random.Random,
             child.visits += 1
             child.reward += float(rewards[movers[k]])
         for k, action in enumerate(played):
-            reward = float(rewards[movers[k]])
-            entry = mast[movers[k]].get(action)
+            who = movers[k]
+            reward = float(rewards[who])
+            entry = mast[who].get(action)
             if entry is None:
-                mast[movers[k]][action] = [reward, 1.0]
+                mast[who][action] = [reward, 1.0]
             else:
                 entry[0] += reward
                 entry[1] += 1.0

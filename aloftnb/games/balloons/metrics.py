@@ -3,12 +3,15 @@ aloftnb/core/hooks.py for every hook and its fallback).
 
 - `evaluate`: greedy's evaluation, higher is better for `seat`.
 - `rewards`: MCTS outcome in 0..1 per seat (competitive games: the generic rank reward).
+- `estimate` and `search_settings`: the guided search's playouts in competitive games stop after
+  24 decisions and score the position by the seats' evaluations; `secret`: a seat's colour card.
 - `measures`: per-game numbers recorded in each simulated game's row.
 - `positions`: final cells ("column:altitude") for the position heat map.
 """
 
 from __future__ import annotations
 
+from math import exp
 from typing import Any
 
 from ...core.action import Action
@@ -39,12 +42,33 @@ class BalloonsHooks(GameHooks[BalloonsRules, BalloonsState]):
                        for b in rules._balloon_range if colour in rules.balloon_colours[b])
         return lead + progress
 
+    def search_settings(self, rules: BalloonsRules) -> dict[str, Any]:
+        """Competitive games: playouts cut after 24 decisions and scored by `estimate` (about
+        half a two-player game); they beat `uct` at equal time more often than playouts to the
+        end (docs/playtesting.md, "How strong the bots are"). Solo and cooperative games play
+        to the end: their shared score is settled only by the last launches."""
+        return {"cutoff": 24} if rules.mode == "competitive" else {}
+
+    def estimate(self, rules: BalloonsRules, s: BalloonsState) -> dict[int, float]:
+        """A cut-short playout's worth: each seat's evaluation against its rivals' mean, squashed
+        into 0..1 around 0.5 (ahead by 4 is worth about 0.73)."""
+        if rules.solo_rules:
+            return self.rewards(rules, s)
+        values = [self.evaluate(rules, s, seat) for seat in range(rules.players)]
+        total, rivals = sum(values), rules.players - 1
+        return {seat: 1.0 / (1.0 + exp(-(v - (total - v) / rivals) / 4.0))
+                for seat, v in enumerate(values)}
+
     def rewards(self, rules: BalloonsRules, s: BalloonsState) -> dict[int, float]:
         if not rules.solo_rules:
             return rank_rewards(rules, s)  # GameHooks' fallback, called without a Python frame
         worst = rules.columns + 3 * len(rules.ids)
         value = 1.0 - rules.scores(s)[0] / worst
         return {seat: value for seat in range(rules.players)}
+
+    def secret(self, rules: BalloonsRules, s: BalloonsState, seat: int) -> Any:
+        """A seat's colour card: the one thing it knows that the others do not."""
+        return s.colours[seat] if rules.mode == "competitive" else None
 
     def measures(self, rules: BalloonsRules, s: BalloonsState) -> dict[str, Any]:
         flying = [b for b in rules._balloon_range if s.status[b] == FLYING]
