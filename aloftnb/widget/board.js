@@ -805,7 +805,7 @@ function render({ model, el }) {
       const names = ["human", ...bots];
       const options = names.map((name) => h("option",
         name === seat.controller && !seat.played_by ? { value: name, selected: "" } : { value: name },
-        name === "bot" ? "bot (this game's default)" : name));
+        name === "bot" ? "default bot" : name)); // value "bot": the game's default_bot
       if (seat.played_by) { // a replayed game: say which bot played this seat
         options.unshift(h("option", { value: "", selected: "", disabled: "" },
           `${seat.played_by} (replay)`));
