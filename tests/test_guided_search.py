@@ -36,7 +36,8 @@ def test_both_searches_have_specs_that_round_trip():
     assert {"mcts", "uct"} <= set(BOTS)
     for spec in ("uct", "uct:400", "uct:0.5s", "uct:400:0.5s:c1.4", "mcts", "mcts:1s",
                  "mcts:500:0.5s:c1.2:mast:e0.1:t8:cut6:pw1.5:prior:w2", "mcts:200:eval:t3",
-                 "mcts:100:random:noprior", "mcts:50:cut0:pw0"):
+                 "mcts:100:random:noprior", "mcts:50:cut0:pw0", "mcts:100:nosecrets",
+                 "mcts:0.2s:secrets"):
         bot = make_bot(spec)
         assert bot.spec == spec and make_bot(bot.spec) == bot, spec
     assert type(make_bot("uct:400")) is UCTBot and type(make_bot("mcts:400")) is MCTSBot

@@ -96,8 +96,9 @@ class GameHooks(Generic[RulesT, StateT]):
 
     def search_settings(self, rules: RulesT) -> Mapping[str, Any]:
         """The guided MCTS bot's settings in this configured game (MCTSBot's keyword arguments:
-        playout, epsilon, tournament, cutoff, widening, prior, bonus, exploration), where a bot
-        does not set them. Fallback: none (SEARCH_DEFAULTS in core/search_settings.py)."""
+        playout, epsilon, tournament, cutoff, widening, prior, bonus, secrets, exploration),
+        where a bot does not set them. Fallback: none (SEARCH_DEFAULTS in
+        core/search_settings.py)."""
         return {}
 
     def default_bot(self, rules: RulesT) -> str:
