@@ -42,6 +42,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..core.processes import process_context, registered_here
 from ..core.registry import make_rules
 from ..core.rules import AnyRules
 from ..errors import AloftnbError
@@ -248,9 +249,6 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
     `replay_limit`: replay only the runs whose games took at most this many seconds each when
     they were measured; the others say None under `replays` (not replayed). A run of MCTS games
     can take minutes to replay where a notebook's reader is waiting."""
-    from ..core.processes import process_context as _process_context
-    from ..core.processes import registered_here as _registered_here
-
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise AloftnbError(f"workers must be a whole number >= 1, not {workers!r}")
@@ -287,9 +285,9 @@ def evidence_status(directory: str | Path, *, workers: int | None = None,
             rows[at]["replays"] = replays(group, run, chosen)
     else:
         # A game registered in this process only is known to forked workers only.
-        here = any(_registered_here(job[2].game) for job in to_replay)
+        here = any(registered_here(job[2].game) for job in to_replay)
         with cf.ProcessPoolExecutor(max_workers=lanes,
-                                    mp_context=_process_context(here)) as pool:
+                                    mp_context=process_context(here)) as pool:
             futures = {pool.submit(replays, group, run, chosen): at
                        for _, at, group, run, chosen in to_replay}
             for future, at in futures.items():

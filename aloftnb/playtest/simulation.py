@@ -14,8 +14,7 @@ import pandas as pd
 from ..core.bots import Bot, bot_for
 from ..core.match import Match, new_match
 from ..core.options import seed_problem
-from ..core.processes import process_context as _process_context
-from ..core.processes import registered_here as _registered_here
+from ..core.processes import process_context, registered_here
 from ..core.registry import make_rules
 from ..core.rules import AnyRules
 from ..errors import AloftnbError, IllegalAction
@@ -161,7 +160,7 @@ def _run_parallel(spec: GameSpec, seed: int, chunks: list[list[int]], games: int
     own = executor is None
     if executor is None:
         executor = cf.ProcessPoolExecutor(max_workers=workers,
-                                          mp_context=_process_context(_defined_here(spec)))
+                                          mp_context=process_context(_defined_here(spec)))
     futures = [executor.submit(play_chunk, spec, seed, chunk) for chunk in chunks]
     consumed: set[cf.Future[list[dict[str, Any]]]] = set()
     interrupted = False
@@ -194,7 +193,7 @@ def _defined_here(spec: GameSpec) -> bool:
     Only forked workers, which copy this process, can use those."""
     classes = [type(bot) for bot in spec.bots] + [type(spec.rules())]
     return (any(cls.__module__ == "__main__" for cls in classes)
-            or _registered_here(spec.game))
+            or registered_here(spec.game))
 
 
 def _frame(rows: list[dict[str, Any]], spec: GameSpec, seed: int, games: int,

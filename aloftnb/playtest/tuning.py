@@ -18,7 +18,7 @@ import pandas as pd
 from ..core.bots import Bot, make_bot
 from ..core.chance import derive_seed
 from ..core.options import seed_problem
-from ..core.processes import process_context as _process_context
+from ..core.processes import process_context
 from ..errors import AloftnbError, InvalidOptions
 from .knobs import KnobSet, knob_set
 from .metrics import SeatsNotComparableWarning
@@ -345,7 +345,7 @@ def _pool(knobs: KnobSet, bots: tuple[Bot, ...], workers: int | None,
         return None
     spec = GameSpec(knobs.game, knobs.players, knobs.resolved, bots)
     return cf.ProcessPoolExecutor(max_workers=workers,
-                                  mp_context=_process_context(_defined_here(spec)))
+                                  mp_context=process_context(_defined_here(spec)))
 
 
 def _close_pool(pool: cf.Executor, interrupted: bool) -> None:
